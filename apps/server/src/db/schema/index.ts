@@ -1,0 +1,3 @@
+export * from './tenants';
+export * from './subscriptions';
+export * from './system-settings';

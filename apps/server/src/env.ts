@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PRODUCT_NAME: z.string().min(1).max(60).default('Omnibot'),
+  COMPANY_NAME: z.string().min(1).max(120).default('Omnibot'),
+  ENVIRONMENT_BADGE: z.string().min(1).max(30).default('PRODUCTION'),
+  PLATFORM_TENANT_NAME: z.string().min(1).max(120).optional(),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_EMAIL: z.email().default('admin@example.com'),
+  ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
+  ALLOWED_EMAIL_DOMAINS: csv,
+  TRUSTED_ORIGINS: csv,
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string };
+
+export class EnvError extends Error {}
+
+/** Parses configuration once; a bad value stops start-up with the variable's name. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return { ...env, PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '') };
+}

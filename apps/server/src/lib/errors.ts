@@ -1,0 +1,18 @@
+/** An error whose status, code and message are safe to show to the caller. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
+export const forbidden = (message = 'You do not have access to this resource.') =>
+  new AppError(403, 'forbidden', message);
+export const unauthenticated = (message = 'Sign in to continue.') =>
+  new AppError(401, 'unauthenticated', message);
+export const badRequest = (message: string, code = 'invalid_argument') => new AppError(400, code, message);

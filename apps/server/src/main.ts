@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import { openDatabase, type DatabaseTarget } from './db/client';
+import { seedPlatform } from './db/seed';
+import { EnvError, loadEnv } from './env';
+import { shutDown } from './shutdown';
+
+async function main() {
+  const env = loadEnv();
+  const target: DatabaseTarget = env.DATABASE_URL
+    ? { kind: 'postgres', url: env.DATABASE_URL }
+    : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') };
+  const startedAt = performance.now();
+  const database = await openDatabase(target);
+  const app = await buildApp({ env, database });
+  if (!database.vectorEnabled)
+    app.log.warn('pgvector is not installed in this database: vector search is off');
+
+  const seed = await seedPlatform(database.db, env.PLATFORM_TENANT_NAME ?? env.COMPANY_NAME);
+  if (seed.created) app.log.info({ tenantId: seed.platform.tenantId }, 'created the platform tenant');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    void shutDown(app, database, env.SHUTDOWN_TIMEOUT_MS).then(
+      (clean) => process.exit(clean ? 0 : 1),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info(
+    { url: env.PUBLIC_URL, driver: database.driver, readyInMs: Math.round(performance.now() - startedAt) },
+    `${env.PRODUCT_NAME} is ready at ${env.PUBLIC_URL}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+  } else {
+    console.error('Start-up failed:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+/** Paths that belong to the API: they answer JSON 404s and never fall back to the console. */
+export const API_PREFIXES = ['/v1', '/api', '/docs', '/healthz', '/readyz', '/metrics'];
+export const isApiPath = (url: string) =>
+  API_PREFIXES.some(
+    (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),
+  );
+
+function describeValidation(error: FastifyError): string {
+  const issues = (error.validation ?? []) as ValidationIssue[];
+  const first = issues[0];
+  const where = error.validationContext ?? 'body';
+  const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') ?? '';
+  const name = field ? `${where}.${field}` : where;
+  return `${name}: ${first?.message ?? 'is invalid'}`;
+}
+
+/** Every error becomes `{ code, message }` with the right status; no stack trace ever leaves the server. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ code: error.code, message: error.message });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ code: 'invalid_argument', message: describeValidation(error) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      if (status === 429) request.log.warn({ url: request.url }, 'rate limited');
+      return reply.status(status).send({ code: clientCode(error), message: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({
+        code: 'internal',
+        message: `Internal Server Error (request id ${request.id})`,
+        requestId: request.id,
+      });
+  });
+}
+
+function clientCode(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'invalid_json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'payload_too_large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'unsupported_media_type';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'invalid_content_length';
+    default:
+      return typeof error.code === 'string' && /^[a-z_/-]+$/.test(error.code) ? error.code : 'bad_request';
+  }
+}
