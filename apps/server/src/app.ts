@@ -24,6 +24,8 @@ export interface AppDeps {
   database: Database;
   /** Folder of the built console; null serves the API only. */
   consoleDir?: string | null;
+  /** Where logs go (tests capture them); standard output by default. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export type App = FastifyInstance;
@@ -35,10 +37,11 @@ declare module 'fastify' {
 }
 
 /** Builds the whole server (plugins first, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR }: AppDeps) {
+export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, logStream }: AppDeps) {
   const app = Fastify({
     logger: {
       level: env.LOG_LEVEL,
+      ...(logStream ? { stream: logStream } : {}),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
@@ -58,6 +61,10 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR }:
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Responses finished during shutdown close their keep-alive connection so that close() can complete.
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.shuttingDown) reply.header('connection', 'close');
   });
 
   registerErrorHandling(app);

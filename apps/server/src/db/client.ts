@@ -26,9 +26,9 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   /** True when pgvector is installed in this database. */
   vectorEnabled: boolean;
-  ping(): Promise<void>;
-  poolStats(): PoolStats;
-  close(): Promise<void>;
+  ping: () => Promise<void>;
+  poolStats: () => PoolStats;
+  close: () => Promise<void>;
   readonly closed: boolean;
 }
 
@@ -83,7 +83,7 @@ function openPostgres(url: string): Database {
   pool.on('error', () => undefined);
   let closed = false;
   return {
-    db: drizzlePg({ client: pool, schema }) as unknown as Db,
+    db: drizzlePg({ client: pool, schema }),
     driver: 'postgres',
     vectorEnabled: false,
     async ping() {
@@ -103,10 +103,15 @@ function openPostgres(url: string): Database {
 }
 
 async function enableVector(db: Db): Promise<boolean> {
-  const available = (await db.execute(
+  const available = await db.execute<{ name: string }>(
     sql`select name from pg_available_extensions where name = 'vector'`,
-  )) as unknown as { rows: unknown[] };
-  if (available.rows.length === 0) return false;
+  );
+  if (rowsOf(available).length === 0) return false;
   await db.execute(sql`create extension if not exists vector`);
   return true;
+}
+
+/** Both drivers answer `execute` with an object holding `rows`; the shared type cannot say so. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
 }

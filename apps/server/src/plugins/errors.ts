@@ -37,13 +37,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(status).send({ code: clientCode(error), message: error.message });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({
-        code: 'internal',
-        message: `Internal Server Error (request id ${request.id})`,
-        requestId: request.id,
-      });
+    return reply.status(500).send({
+      code: 'internal',
+      message: `Internal Server Error (request id ${request.id})`,
+      requestId: request.id,
+    });
   });
 }
 

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { shutDown } from './shutdown';
+import { createTestApp, type TestApp } from './test/app';
+
+describe('graceful shutdown', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    if (t && !t.database.closed) await t.close();
+  });
+
+  it('finishes an in-flight request, refuses new ones, then closes the database', async () => {
+    t = await createTestApp({ skipReady: true });
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => {
+      t!.app.get('/v1/test-slow', async () => {
+        resolve();
+        await new Promise<void>((done) => (release = done));
+        return { finished: true };
+      });
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const base = `http://127.0.0.1:${address.port}`;
+
+    const inFlight = fetch(`${base}/v1/test-slow`);
+    await started;
+    const stopping = shutDown(t.app, t.database, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.database.closed).toBe(false);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    release();
+
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ finished: true });
+    expect(await stopping).toBe(true);
+    expect(t.database.closed).toBe(true);
+  });
+
+  it('gives up on a request that outlives the time limit and still closes the database', async () => {
+    const slow = await createTestApp({ skipReady: true });
+    slow.app.get('/v1/test-hang', () => new Promise(() => undefined));
+    await slow.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = slow.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const hanging = fetch(`http://127.0.0.1:${address.port}/v1/test-hang`).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await shutDown(slow.app, slow.database, 300)).toBe(false);
+    expect(slow.database.closed).toBe(true);
+    expect(await hanging).toBeInstanceOf(Error);
+  });
+});
