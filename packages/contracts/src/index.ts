@@ -1,1 +1,5 @@
 export * from './tenancy';
+export * from './menu';
+export * from './auth';
+export * from './accounts';
+export * from './errors';
