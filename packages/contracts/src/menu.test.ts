@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MENU,
+  MENU_ICON_NAMES,
+  flattenMenu,
+  searchMenu,
+  visibleMenu,
+  type MenuLevel,
+  type MenuNode,
+  type MenuSection,
+} from './menu';
+import type { FeatureCode, Role } from './tenancy';
+
+const LEVELS: MenuLevel[] = ['1', '2', '3'];
+const ROLES: Role[] = ['master', 'administrator', 'user', 'agent'];
+const FLAGS: FeatureCode[] = ['omnirag', 'omniassist', 'casesummary', 'subtenant'];
+const SUBSETS: FeatureCode[][] = Array.from({ length: 1 << FLAGS.length }, (_, mask) =>
+  FLAGS.filter((_, bit) => mask & (1 << bit)),
+);
+
+/** "SECTION > Group > Label -> /route" for every link, walked here rather than with the module's helpers. */
+function describeLinks(sections: MenuSection[]): string[] {
+  const lines: string[] = [];
+  const walk = (nodes: MenuNode[], path: string) => {
+    for (const node of nodes) {
+      if (node.kind === 'link') lines.push(`${path} > ${node.label} -> ${node.route}`);
+      else walk(node.children, `${path} > ${node.label}`);
+    }
+  };
+  for (const section of sections) walk(section.items, section.title);
+  return lines;
+}
+
+/** Spec section 2 "Sidebar menu" with the section 6 conditions, written out independently of menu.ts. */
+function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[]): string[] {
+  const has = (flag: FeatureCode) => features.includes(flag);
+  const isAdminOrMaster = role === 'administrator' || role === 'master';
+  const when = (condition: boolean, ...lines: string[]) => (condition ? lines : []);
+  return [
+    'APPS > Bots > Create -> /bot/customize',
+    'APPS > Bots > Manage -> /bot/manage',
+    'APPS > Bots > Install -> /bot/install',
+    'APPS > Bots > Welcome Message -> /bot/config/message',
+    ...when(has('omnirag'), 'APPS > Bots > Language RAG -> /bot/config/rag'),
+    'APPS > Bot Templates > Create -> /bot/template/create',
+    'APPS > Bot Templates > Manage -> /bot/template/manage',
+    'APPS > File Manager > Files -> /file',
+    'APPS > File Manager > Images -> /bot/gallery',
+    'APPS > User Profile -> /profile',
+    'SETTINGS > Account > Service Address -> /account',
+    'SETTINGS > Account > Credentials -> /credential',
+    // Client Org.: level 1 (any role), or level 2 with subtenant when administrator or master.
+    ...when(
+      level === '1' || (level === '2' && has('subtenant') && isAdminOrMaster),
+      'SETTINGS > Account > Client Org. -> /tenant',
+    ),
+    ...when(isAdminOrMaster, 'SETTINGS > Account > Subscription -> /subscription'),
+    'SETTINGS > Account > Scheduler -> /schedule',
+    'SETTINGS > Account > Settings -> /setting',
+    'SETTINGS > User > Users -> /user',
+    'SETTINGS > Integration > All Integrations -> /bot/integration/list',
+    'SETTINGS > Integration > Chatbot -> /bot/integration/chatbot',
+    'SETTINGS > Integration > Contact Center -> /bot/integration/ccaas',
+    ...when(
+      has('omnirag'),
+      'Omni RAG > RAGs -> /rag',
+      'Omni RAG > Index -> /index',
+      'Omni RAG > Knowledge Base -> /knowledge',
+      'Omni RAG > Prompts > Create -> /prompt/compose',
+      'Omni RAG > Prompts > Manage -> /prompt',
+    ),
+    ...when(has('omnirag') && role === 'master' && level !== '3', 'Omni RAG > Models -> /model'),
+    ...when(
+      has('omniassist'),
+      'Omni Assist > Datastore > Index -> /ds/index',
+      'Omni Assist > Datastore > Knowledge -> /ds/knowledge',
+      'Omni Assist > Configuration > Audio Hook -> /ds/index',
+      'Omni Assist > Configuration > Web UI -> /aa/eui/config',
+    ),
+    ...when(has('casesummary'), 'Case Summarization > Configuration -> /cs/config'),
+    ...when(level === '1', 'SUPPORT > Support -> /support', 'SUPPORT > Guides -> /documentation'),
+  ];
+}
+
+describe('visibleMenu over the whole matrix', () => {
+  const cases = LEVELS.flatMap((level) =>
+    ROLES.flatMap((role) => SUBSETS.map((features) => ({ level, role, features }))),
+  );
+
+  it('covers 3 levels x 4 roles x 16 feature subsets', () => {
+    expect(cases).toHaveLength(192);
+  });
+
+  it.each(cases.map((c) => [c.level, c.role, c.features.join('+') || '(none)', c] as const))(
+    'level %s, %s, features %s',
+    (_level, _role, _features, { level, role, features }) => {
+      const menu = visibleMenu({ level, role, features });
+      expect(describeLinks(menu)).toEqual(expectedLinks(level, role, features));
+
+      const expectedSections = [
+        'APPS',
+        'SETTINGS',
+        ...(features.includes('omnirag') ? ['Omni RAG'] : []),
+        ...(features.includes('omniassist') ? ['Omni Assist'] : []),
+        ...(features.includes('casesummary') ? ['Case Summarization'] : []),
+        ...(level === '1' ? ['SUPPORT'] : []),
+      ];
+      expect(menu.map((section) => section.title)).toEqual(expectedSections);
+    },
+  );
+});
+
+describe('visibleMenu spot cases', () => {
+  const labels = (sections: MenuSection[]) => describeLinks(sections).map((line) => line.split(' -> ')[0]);
+
+  it('gives a level-3 user without features only the unconditional entries', () => {
+    const menu = visibleMenu({ level: '3', role: 'user', features: [] });
+    expect(menu.map((s) => s.title)).toEqual(['APPS', 'SETTINGS']);
+    expect(describeLinks(menu)).toHaveLength(17);
+    expect(labels(menu)).not.toContain('SETTINGS > Account > Client Org.');
+    expect(labels(menu)).not.toContain('SETTINGS > Account > Subscription');
+  });
+
+  it('gives the platform master with every feature all 33 entries', () => {
+    const menu = visibleMenu({ level: '1', role: 'master', features: [...FLAGS] });
+    expect(describeLinks(menu)).toHaveLength(33);
+  });
+
+  it('shows Client Org. at level 1 even to a user without the subtenant flag', () => {
+    expect(labels(visibleMenu({ level: '1', role: 'user', features: [] }))).toContain(
+      'SETTINGS > Account > Client Org.',
+    );
+  });
+
+  it('shows Client Org. at level 2 only with subtenant and an administrator or master', () => {
+    const at2 = (role: Role, features: FeatureCode[]) =>
+      labels(visibleMenu({ level: '2', role, features })).includes('SETTINGS > Account > Client Org.');
+    expect(at2('administrator', ['subtenant'])).toBe(true);
+    expect(at2('master', ['subtenant'])).toBe(true);
+    expect(at2('administrator', [])).toBe(false);
+    expect(at2('user', ['subtenant'])).toBe(false);
+    expect(at2('agent', ['subtenant'])).toBe(false);
+  });
+
+  it('never shows Client Org. at level 3', () => {
+    expect(labels(visibleMenu({ level: '3', role: 'administrator', features: ['subtenant'] }))).not.toContain(
+      'SETTINGS > Account > Client Org.',
+    );
+  });
+
+  it('shows Models only to a master at level 1 or 2 with omnirag', () => {
+    const models = (level: MenuLevel, role: Role, features: FeatureCode[]) =>
+      labels(visibleMenu({ level, role, features })).includes('Omni RAG > Models');
+    expect(models('2', 'master', ['omnirag'])).toBe(true);
+    expect(models('1', 'administrator', ['omnirag'])).toBe(false);
+    expect(models('3', 'master', ['omnirag'])).toBe(false);
+    expect(models('1', 'master', [])).toBe(false);
+  });
+
+  it('shows SUPPORT at level 1 only', () => {
+    expect(visibleMenu({ level: '1', role: 'agent', features: [] }).at(-1)?.title).toBe('SUPPORT');
+    expect(
+      visibleMenu({ level: '2', role: 'master', features: [...FLAGS] }).map((s) => s.title),
+    ).not.toContain('SUPPORT');
+  });
+
+  it('ignores feature codes it does not know', () => {
+    expect(visibleMenu({ level: '3', role: 'user', features: ['unknown'] })).toEqual(
+      visibleMenu({ level: '3', role: 'user', features: [] }),
+    );
+  });
+
+  it('does not leak rules into its output', () => {
+    expect(JSON.stringify(visibleMenu({ level: '1', role: 'master', features: [...FLAGS] }))).not.toContain(
+      '"rule"',
+    );
+  });
+});
+
+describe('menu data', () => {
+  it('uses unique ids and known icon names', () => {
+    const ids: string[] = [];
+    const icons: string[] = [];
+    const walk = (nodes: (typeof MENU)[number]['items']) => {
+      for (const node of nodes) {
+        ids.push(node.id);
+        icons.push(node.icon);
+        if (node.kind === 'group') walk(node.children);
+      }
+    };
+    for (const section of MENU) {
+      ids.push(section.id);
+      walk(section.items);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const icon of icons) expect(MENU_ICON_NAMES).toContain(icon);
+  });
+});
+
+describe('flattenMenu', () => {
+  it('lists every visible link with its section and group path, in menu order', () => {
+    const entries = flattenMenu(visibleMenu({ level: '3', role: 'user', features: ['omnirag'] }));
+    expect(entries[0]).toEqual({
+      id: 'bots-create',
+      label: 'Create',
+      route: '/bot/customize',
+      icon: 'pencil',
+      path: ['APPS', 'Bots'],
+    });
+    expect(entries.find((e) => e.route === '/prompt/compose')?.path).toEqual(['Omni RAG', 'Prompts']);
+    expect(entries.find((e) => e.route === '/profile')?.path).toEqual(['APPS']);
+    expect(entries.map((e) => e.route)).not.toContain('/model');
+  });
+});
+
+describe('searchMenu', () => {
+  const entries = flattenMenu(visibleMenu({ level: '1', role: 'master', features: [...FLAGS] }));
+  const routes = (query: string) => searchMenu(entries, query).map((e) => e.route);
+
+  it('finds Users by label, case-insensitively', () => {
+    expect(routes('users')).toEqual(['/user']);
+    expect(routes('USERS')).toEqual(['/user']);
+  });
+
+  it('ranks label prefixes first, then label matches, then path matches', () => {
+    const found = routes('user');
+    expect(found.slice(0, 2)).toEqual(['/profile', '/user']);
+  });
+
+  it('requires every word, searching the group path too', () => {
+    expect(routes('prompts create')).toEqual(['/prompt/compose']);
+    expect(routes('omni assist web')).toEqual(['/aa/eui/config']);
+  });
+
+  it('matches nothing for blank or unknown queries', () => {
+    expect(routes('   ')).toEqual([]);
+    expect(routes('zzz-no-such-entry')).toEqual([]);
+  });
+
+  it('only searches the entries it is given', () => {
+    const least = flattenMenu(visibleMenu({ level: '3', role: 'user', features: [] }));
+    expect(searchMenu(least, 'subscription')).toEqual([]);
+  });
+});
