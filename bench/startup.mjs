@@ -1,0 +1,157 @@
+// Start-up figures for the built server on a fresh DATA_DIR (embedded PGlite), and the console's
+// initial JavaScript size. Prints figures; never part of `npm test`.
+//   node bench/startup.mjs [--warm-runs N] [--no-build]
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT, ensureBuilt } from '../scripts/lib/build.mjs';
+
+const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+const CONSOLE_DIST = path.join(ROOT, 'apps/console/dist');
+const READY_TIMEOUT_MS = 120_000;
+const IDLE_SETTLE_MS = 2_000;
+
+const warmRunsArg = process.argv.indexOf('--warm-runs');
+const WARM_RUNS = warmRunsArg > 0 ? Number(process.argv[warmRunsArg + 1]) : 3;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function rssKiB(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts the server, returns the time from spawn to the first /readyz 200 and a stop function. */
+async function startTimed(dataDir) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_URL;
+  const log = [];
+  const started = performance.now();
+  const child = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => log.push(chunk));
+  }
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log.join('')}`);
+    if (performance.now() - started > READY_TIMEOUT_MS) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready within ${READY_TIMEOUT_MS} ms:\n${log.join('')}`);
+    }
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) });
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(25);
+  }
+  const readyMs = performance.now() - started;
+  const stop = async () => {
+    const stopping = performance.now();
+    child.kill('SIGTERM');
+    const code = await exited;
+    if (code !== 0) throw new Error(`server exited with ${code} after SIGTERM:\n${log.join('')}`);
+    return performance.now() - stopping;
+  };
+  return { pid: child.pid, readyMs, stop };
+}
+
+function consoleInitialJs() {
+  const indexFile = path.join(CONSOLE_DIST, 'index.html');
+  if (!existsSync(indexFile)) return null;
+  const html = readFileSync(indexFile, 'utf8');
+  const files = new Set();
+  for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
+    const src = /\bsrc="([^"]+)"/.exec(tag)?.[1];
+    if (src && /\btype="module"/.test(tag)) files.add(src);
+  }
+  for (const tag of html.match(/<link\b[^>]*>/g) ?? []) {
+    const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
+    if (href && /\brel="modulepreload"/.test(tag)) files.add(href);
+  }
+  const css = (html.match(/<link\b[^>]*rel="stylesheet"[^>]*>/g) ?? [])
+    .map((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1])
+    .filter(Boolean);
+  const measure = (urls) =>
+    urls.map((url) => {
+      const content = readFileSync(path.join(CONSOLE_DIST, url.replace(/^\//, '').split('?')[0]));
+      return { url, raw: content.length, gzip: gzipSync(content).length };
+    });
+  return { js: measure([...files]), css: measure(css) };
+}
+
+if (!process.argv.includes('--no-build')) await ensureBuilt({ log: () => {} });
+
+const dataDir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-'));
+try {
+  const cold = await startTimed(dataDir);
+  await sleep(IDLE_SETTLE_MS);
+  const coldRss = rssKiB(cold.pid);
+  const coldStopMs = await cold.stop();
+
+  const warm = [];
+  let warmRss = null;
+  for (let run = 0; run < WARM_RUNS; run++) {
+    const server = await startTimed(dataDir);
+    if (run === 0) {
+      await sleep(IDLE_SETTLE_MS);
+      warmRss = rssKiB(server.pid);
+    }
+    await server.stop();
+    warm.push(server.readyMs);
+  }
+
+  console.log(`Omnibot start-up (node ${process.version}, embedded PGlite, fresh DATA_DIR)`);
+  console.log(`  cold start to /readyz 200 (migrations + seeding): ${Math.round(cold.readyMs)} ms`);
+  console.log(
+    `  warm restart to /readyz 200: median ${Math.round(median(warm))} ms over ${warm.length} runs ` +
+      `(${warm.map((ms) => Math.round(ms)).join(', ')})`,
+  );
+  console.log(`  graceful stop after SIGTERM: ${Math.round(coldStopMs)} ms`);
+  const rss = (value) => (value === null ? 'n/a (no /proc)' : `${(value / 1024).toFixed(1)} MiB`);
+  console.log(`  server RSS at idle, ${IDLE_SETTLE_MS / 1000} s after first start: ${rss(coldRss)}`);
+  console.log(`  server RSS at idle, ${IDLE_SETTLE_MS / 1000} s after a restart: ${rss(warmRss)}`);
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const initial = consoleInitialJs();
+if (!initial) {
+  console.log('  console: apps/console/dist/index.html not found (console not built)');
+} else {
+  const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
+  console.log(
+    `  console initial JS (entry + modulepreload, ${initial.js.length} files): ` +
+      `${kib(sum(initial.js, 'gzip'))} gzip (${kib(sum(initial.js, 'raw'))} raw)`,
+  );
+  for (const file of initial.js) console.log(`    ${file.url}: ${kib(file.gzip)} gzip`);
+  console.log(
+    `  console initial CSS: ${kib(sum(initial.css, 'gzip'))} gzip (${kib(sum(initial.css, 'raw'))} raw)`,
+  );
+}
