@@ -11,13 +11,21 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { loadAuthSecret } from './bootstrap';
 import type { Database } from './db/client';
 import type { Env } from './env';
+import { createMailer, type Mailer } from './lib/mailer';
+import { accountRoutes } from './modules/accounts/accounts.routes';
+import { createAuth, type Auth } from './modules/auth/auth';
+import { authRoutes } from './modules/auth/auth.routes';
+import { RateLimits } from './modules/auth/rate-limits';
 import { healthRoutes } from './modules/health/health.routes';
+import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
+import { registerPrincipal } from './plugins/principal';
 
 export interface AppDeps {
   env: Env;
@@ -33,6 +41,9 @@ export type App = FastifyInstance;
 declare module 'fastify' {
   interface FastifyInstance {
     shuttingDown: boolean;
+    auth: Auth;
+    mailer: Mailer;
+    database: Database;
   }
 }
 
@@ -52,7 +63,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
       return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: env.TRUST_PROXY,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -93,8 +104,28 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  const db = database.db;
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(env.PUBLIC_URL).hostname}>`,
+    logger: app.log,
+  });
+  const auth = createAuth({ env, db, mailer, secret: await loadAuthSecret(db, env), logger: app.log });
+  const limits = new RateLimits(db);
+  app.decorate('auth', auth);
+  app.decorate('mailer', mailer);
+  app.decorate('database', database);
+  app.addHook('onClose', async () => {
+    await mailer.flush();
+    mailer.close();
+  });
+  registerPrincipal(app);
+
   registerMetrics(app, database);
   healthRoutes(app, database, () => app.shuttingDown);
+  authRoutes(app, { auth, db, env, limits });
+  sessionRoutes(app, { auth, db });
+  accountRoutes(app, { auth, db });
   await registerConsole(app, env, consoleDir);
 
   return app;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { openDatabase, type DatabaseTarget } from './db/client';
-import { seedPlatform } from './db/seed';
+import { bootstrap } from './bootstrap';
 import { EnvError, loadEnv } from './env';
 import { shutDown } from './shutdown';
 
@@ -16,8 +16,7 @@ async function main() {
   if (!database.vectorEnabled)
     app.log.warn('pgvector is not installed in this database: vector search is off');
 
-  const seed = await seedPlatform(database.db, env.PLATFORM_TENANT_NAME ?? env.COMPANY_NAME);
-  if (seed.created) app.log.info({ tenantId: seed.platform.tenantId }, 'created the platform tenant');
+  await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -108,6 +108,9 @@ export function isCodeItem(item: unknown): item is CodeItem {
 }
 
 /** Spec section 5: a subscription check is true if any stored subscription has the requested code. */
-export function hasSubscription(subscriptions: ReadonlyArray<{ info: { code: string } }>, code: string): boolean {
+export function hasSubscription(
+  subscriptions: ReadonlyArray<{ info: { code: string } }>,
+  code: string,
+): boolean {
   return subscriptions.some((item) => item.info.code === code);
 }

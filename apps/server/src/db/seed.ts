@@ -10,7 +10,7 @@ export interface SeedResult {
 }
 
 /** First start: the platform tenant (type "1") holding every feature code. Idempotent. */
-export async function seedPlatform(db: Db, name: string): Promise<SeedResult> {
+export async function seedPlatform(db: Db, name: string, domain?: string): Promise<SeedResult> {
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(tenants).where(eq(tenants.type, '1')).limit(1);
     if (existing) return { platform: existing, created: false };
@@ -18,7 +18,14 @@ export async function seedPlatform(db: Db, name: string): Promise<SeedResult> {
     // The partial unique index makes a concurrent second seeder fail instead of creating a twin.
     const [platform] = await tx
       .insert(tenants)
-      .values({ tenantId, name, type: '1', createdBy: 'system', updatedBy: 'system' })
+      .values({
+        tenantId,
+        name,
+        type: '1',
+        info: domain ? { domain } : {},
+        createdBy: 'system',
+        updatedBy: 'system',
+      })
       .returning();
     await tx.insert(subscriptions).values(
       FEATURE_CODES.map((code) => ({

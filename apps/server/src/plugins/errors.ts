@@ -1,3 +1,4 @@
+import { AUTH_MESSAGES } from '@omnibot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors';
 
@@ -26,7 +27,10 @@ function describeValidation(error: FastifyError): string {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ code: error.code, message: error.message });
+      return reply
+        .status(error.statusCode)
+        .headers(error.headers)
+        .send({ code: error.code, message: error.message });
     }
     if (error.validation) {
       return reply.status(400).send({ code: 'invalid_argument', message: describeValidation(error) });
@@ -39,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({
       code: 'internal',
-      message: `Internal Server Error (request id ${request.id})`,
+      message: AUTH_MESSAGES.internal,
       requestId: request.id,
     });
   });

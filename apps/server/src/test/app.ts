@@ -2,9 +2,12 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { buildApp, type App } from '../app';
 import { openDatabase, type Database } from '../db/client';
-import { seedPlatform } from '../db/seed';
+import { bootstrap } from '../bootstrap';
 import { loadEnv, type Env } from '../env';
 import { shortId } from '../lib/ids';
+
+export const TEST_ADMIN_PASSWORD = 'Master-Test-Passw0rd-2026';
+export const TEST_ORIGIN = 'http://localhost:3000';
 
 export interface TestApp {
   app: App;
@@ -51,7 +54,14 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
 }
 
 export function testEnv(overrides: Record<string, string> = {}): Env {
-  return loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '3000', ...overrides });
+  return loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '3000',
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    ALLOWED_EMAIL_DOMAINS: 'example.com',
+    ...overrides,
+  });
 }
 
 /** Builds the real app on a throwaway database, seeded like a first start. */
@@ -68,7 +78,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const app = await buildApp({ env, database, consoleDir: options.consoleDir ?? null, logStream });
-  await seedPlatform(database.db, 'Platform');
+  await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
   if (!options.skipReady) await app.ready();
   return {
     app,
@@ -81,3 +91,72 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
 }
+
+export interface Mailed {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/** Mails the app "sent" (without SMTP_URL each mail is logged with its links). */
+export async function mailsTo(t: TestApp, to: string): Promise<Mailed[]> {
+  await t.app.mailer.flush();
+  return t.logs
+    .map((line) => line.mail as Omit<Mailed, 'links'> | undefined)
+    .filter((mail): mail is Omit<Mailed, 'links'> => mail !== undefined && mail.to === to.toLowerCase())
+    .map((mail) => ({ ...mail, links: mail.text.match(/https?:\/\/\S+/g) ?? [] }));
+}
+
+export async function lastLinkTo(t: TestApp, to: string): Promise<string> {
+  const mails = await mailsTo(t, to);
+  const link = mails.at(-1)?.links[0];
+  if (!link) throw new Error(`no mail with a link to ${to}`);
+  return link;
+}
+
+/** Path and query of an absolute link, for app.inject. */
+export const pathOf = (link: string) => {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+};
+
+export async function signIn(t: TestApp, email: string, password: string, remoteAddress = '127.0.0.1') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: { origin: TEST_ORIGIN },
+    remoteAddress,
+    payload: { email, password },
+  });
+}
+
+/** Signs in and returns the session cookie header value. */
+export async function sessionCookie(t: TestApp, email: string, password: string): Promise<string> {
+  const response = await signIn(t, email, password);
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  const cookies = response.headers['set-cookie'];
+  const list = Array.isArray(cookies) ? cookies : [cookies ?? ''];
+  return list.map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+export async function register(t: TestApp, email: string, password: string, name = 'Test Person') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    headers: { origin: TEST_ORIGIN },
+    payload: { email, password, name, callbackURL: '/login?verified=1' },
+  });
+}
+
+/** Registers and verifies a user through the real mail link; returns the password. */
+export async function registerVerified(t: TestApp, email: string, name = 'Test Person'): Promise<string> {
+  const password = STRONG_PASSWORD;
+  const response = await register(t, email, password, name);
+  if (response.statusCode !== 200) throw new Error(`register failed: ${response.body}`);
+  const verify = await t.app.inject({ url: pathOf(await lastLinkTo(t, email)) });
+  if (verify.statusCode !== 302) throw new Error(`verify failed: ${verify.statusCode}`);
+  return password;
+}
+
+export const STRONG_PASSWORD = 'Velvet-Canyon-Harbor-42';

@@ -1,0 +1,92 @@
+import { AUTH_ERROR_CODES, AUTH_MESSAGES, ChangePasswordBodySchema } from '@omnibot/contracts';
+import { APIError } from 'better-auth/api';
+import { fromNodeHeaders } from 'better-auth/node';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { requirePrincipal, resolveUserPrincipal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+import { isStrongPassword } from '../auth/password-policy';
+
+const SessionSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  tenant_id: z.string(),
+  role: z.string(),
+  must_change_password: z.boolean(),
+});
+const ResultSchema = z.object({ code: z.number(), message: z.string() });
+
+export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
+  const { auth, db } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/v1/session',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'The signed-in user and their tenant',
+        response: { 200: SessionSchema },
+      },
+      config: { allowPendingPasswordChange: true },
+      preHandler: requirePrincipal(auth, db),
+    },
+    async (request) => {
+      const p = request.principal!;
+      return {
+        user_id: p.userId,
+        email: p.email,
+        name: p.name,
+        tenant_id: p.tenantId,
+        role: p.role,
+        must_change_password: p.mustChangePassword,
+      };
+    },
+  );
+
+  // Spec: password update results are 200 on success, 404 "No user is signed in.", otherwise an error code.
+  r.post(
+    '/v1/me/password',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: "Change the signed-in user's password (other sessions are signed out)",
+        body: ChangePasswordBodySchema,
+        response: { 200: ResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = await resolveUserPrincipal(auth, db, request);
+      if (!principal) throw new AppError(404, AUTH_ERROR_CODES.noCurrentUser, AUTH_MESSAGES.noCurrentUser);
+      const { currentPassword, newPassword } = request.body;
+      if (!isStrongPassword(newPassword, [principal.email, principal.name])) {
+        throw new AppError(400, AUTH_ERROR_CODES.weakPassword, AUTH_MESSAGES.weakPassword);
+      }
+      try {
+        const { headers } = await auth.api.changePassword({
+          body: { currentPassword, newPassword, revokeOtherSessions: true },
+          headers: fromNodeHeaders(request.headers),
+          returnHeaders: true,
+        });
+        const cookies = headers.getSetCookie();
+        if (cookies.length) void reply.header('set-cookie', cookies);
+      } catch (error) {
+        if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
+          throw new AppError(400, AUTH_ERROR_CODES.wrongCurrentPassword, AUTH_MESSAGES.wrongCurrentPassword);
+        }
+        throw error;
+      }
+      await db
+        .update(users)
+        .set({ mustChangePassword: false, updatedAt: new Date(), updatedBy: principal.userId })
+        .where(eq(users.id, principal.userId));
+      return { code: 200, message: 'Your password was changed.' };
+    },
+  );
+}
