@@ -15,38 +15,34 @@ async function chooseDisplayMode(page: Page, mode: 'Dark' | 'Light') {
 
 test.describe('console shell', () => {
   test('Dark and Light display modes are remembered across reloads, without a flash', async ({ page }) => {
-    // Records every value the theme attribute takes, from the very first script on each load.
+    // On every load, note the theme attribute as the <body> appears: a blocking script in <head> must
+    // have set it by then, before the app's own scripts run and before anything is painted.
     await page.addInitScript(() => {
-      const seen: (string | null)[] = [];
-      (window as unknown as { schemeHistory: (string | null)[] }).schemeHistory = seen;
-      new MutationObserver(() => {
-        const value = document.documentElement?.getAttribute('data-mantine-color-scheme') ?? null;
-        if (seen.at(-1) !== value) seen.push(value);
-      }).observe(document, {
-        attributes: true,
-        subtree: true,
-        attributeFilter: ['data-mantine-color-scheme'],
-      });
+      const state = window as unknown as { schemeAtBody?: string | null };
+      new MutationObserver((_records, observer) => {
+        if (!document.body) return;
+        state.schemeAtBody = document.documentElement.getAttribute('data-mantine-color-scheme');
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
     });
-    const history = () =>
-      page.evaluate(() => (window as unknown as { schemeHistory: (string | null)[] }).schemeHistory);
+    const schemeAtBody = () =>
+      page.evaluate(() => (window as unknown as { schemeAtBody?: string | null }).schemeAtBody);
 
     await page.goto('/');
+    await chooseDisplayMode(page, 'Light');
+    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
+    expect(await appMode(page)).toBe('light');
+    await page.reload();
+    expect(await schemeAtBody()).toBe('light');
+    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
+
     await chooseDisplayMode(page, 'Dark');
     await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(await appMode(page)).toBe('dark');
-
     await page.reload();
+    expect(await schemeAtBody()).toBe('dark');
     await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(await appMode(page)).toBe('dark');
-    expect(await history()).not.toContain('light');
-
-    await chooseDisplayMode(page, 'Light');
-    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
-    await page.reload();
-    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
-    expect(await appMode(page)).toBe('light');
-    expect(await history()).not.toContain('dark');
   });
 
   test('an unknown path shows the error page with a way home', async ({ page }) => {
@@ -60,29 +56,36 @@ test.describe('console shell', () => {
   test('the sidebar collapses and expands on desktop', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(nav).toBeVisible();
     await expect(nav).toBeInViewport();
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-    await expect(nav).not.toBeInViewport();
+    await expect(nav).toBeHidden();
     await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    await expect(nav).toBeVisible();
     await expect(nav).toBeInViewport();
     await expect(page.getByRole('button', { name: 'Collapse sidebar' })).toBeVisible();
   });
 
   test.describe('on a 375 px wide screen', () => {
-    test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    test.use({ viewport: { width: 375, height: 740 } });
 
-    test('the burger opens the menu drawer, and choosing an entry navigates and closes it', async ({
-      page,
-    }) => {
+    test('the burger opens the menu drawer; choosing an entry navigates and closes it', async ({ page }) => {
       await page.goto('/');
       const nav = page.getByRole('navigation', { name: 'Main menu' });
-      await expect(nav).not.toBeInViewport();
-      await page.getByRole('button', { name: 'Open menu' }).click();
+      const burger = page.getByRole('button', { name: 'Open menu' });
+      await expect(burger).toBeVisible();
+      await expect(nav).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Collapse sidebar' })).toBeHidden();
+
+      await burger.click();
+      await expect(nav).toBeVisible();
       await expect(nav).toBeInViewport();
+      await expect(burger).toHaveAttribute('aria-expanded', 'true');
+
       await nav.getByRole('link', { name: 'User Profile' }).click();
       await expect(page).toHaveURL(/\/profile$/);
-      await expect(nav).not.toBeInViewport();
-      await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+      await expect(nav).toBeHidden();
+      await expect(burger).toHaveAttribute('aria-expanded', 'false');
     });
   });
 
@@ -107,9 +110,18 @@ test.describe('console shell', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
+  test('Enter on free text in the menu search opens the search results page', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Search menu' }).click();
+    await page.getByPlaceholder('Search menu...').fill('no such entry');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/extra\/search\?q=no(\+|%20)such(\+|%20)entry$/);
+  });
+
   test('the footer shows the current year', async ({ page }) => {
     await page.goto('/');
-    await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+    const footer = page.getByRole('contentinfo');
+    await expect(footer).toContainText(`© ${new Date().getFullYear()} Omnibot`);
   });
 
   test('unknown API paths answer JSON 404s, never the console', async ({ request }) => {
