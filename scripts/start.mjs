@@ -12,20 +12,21 @@ try {
   process.exit(1);
 }
 
-const server = spawn(
-  process.execPath,
-  [path.join(ROOT, 'apps/server/dist/main.js'), ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-  },
-);
+const serverMain = path.join(ROOT, 'apps/server/dist/main.js');
+const server = spawn(process.execPath, [serverMain, ...process.argv.slice(2)], { stdio: 'inherit' });
 
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  // The server shuts down gracefully on either; we wait for it and exit with its code.
-  process.on(signal, () => {
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
-  });
-}
+const stopServer = (signal) => {
+  if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+};
+// The server shuts down gracefully on either signal; we wait for it and exit with its code.
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stopServer(signal));
+
+// `npm start` runs us under `sh -c`, which dies on SIGTERM without passing it on (as when npm is PID 1
+// in a container): losing our parent means the same as SIGTERM, so the server is never left orphaned.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) stopServer('SIGTERM');
+}, 500).unref();
 
 server.on('error', (error) => {
   console.error(`[omnibot] could not start the server: ${error.message}`);
