@@ -3,3 +3,4 @@ export * from './menu';
 export * from './auth';
 export * from './accounts';
 export * from './errors';
+export * from './files';
