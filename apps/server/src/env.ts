@@ -40,6 +40,21 @@ const EnvSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
+  FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB
+  TENANT_QUOTA_BYTES: z.coerce.number().int().min(0).default(1_073_741_824), // 1 GiB
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(720).default(24),
+  UPLOAD_SWEEP_MINUTES: z.coerce.number().positive().max(1440).default(30),
+  FILE_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(604_800).default(3600),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string };

@@ -5,3 +5,4 @@ export * from './auth';
 export * from './users';
 export * from './credentials';
 export * from './rate-limits';
+export * from './files';
