@@ -24,7 +24,7 @@ describe('README configuration table', () => {
     expect(variables.length).toBeGreaterThan(10);
   });
 
-  it('lists every variable of env.ts, and only those', () => {
+  it('lists every variable of apps/server/src/env.ts, and only those (update README.md with env.ts)', () => {
     expect([...rows.keys()].sort()).toEqual(variables.map((variable) => variable.name).sort());
   });
 
