@@ -3,16 +3,16 @@ import {
   MENU,
   MENU_ICON_NAMES,
   flattenMenu,
+  isMenuRole,
   searchMenu,
   visibleMenu,
   type MenuLevel,
   type MenuNode,
   type MenuSection,
 } from './menu';
-import type { FeatureCode, Role } from './tenancy';
+import { ROLES, type FeatureCode, type Role } from './tenancy';
 
 const LEVELS: MenuLevel[] = ['1', '2', '3'];
-const ROLES: Role[] = ['master', 'administrator', 'user', 'agent'];
 const FLAGS: FeatureCode[] = ['omnirag', 'omniassist', 'casesummary', 'subtenant'];
 const SUBSETS: FeatureCode[][] = Array.from({ length: 1 << FLAGS.length }, (_, mask) =>
   FLAGS.filter((_, bit) => mask & (1 << bit)),
@@ -240,5 +240,13 @@ describe('searchMenu', () => {
   it('only searches the entries it is given', () => {
     const least = flattenMenu(visibleMenu({ level: '3', role: 'user', features: [] }));
     expect(searchMenu(least, 'subscription')).toEqual([]);
+  });
+});
+
+describe('isMenuRole', () => {
+  it('accepts exactly the roles of tenancy.ts', () => {
+    for (const role of ROLES) expect(isMenuRole(role)).toBe(true);
+    for (const other of ['owner', 'Master', '', 'toString', '__proto__'])
+      expect(isMenuRole(other)).toBe(false);
   });
 });

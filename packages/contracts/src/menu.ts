@@ -194,6 +194,14 @@ export interface MenuContext {
   features: readonly (FeatureCode | (string & {}))[];
 }
 
+// A Record over Role, so a role added to ROLES fails typecheck here until the menu knows about it.
+const MENU_ROLES: Record<Role, true> = { master: true, administrator: true, user: true, agent: true };
+
+/** Narrows a stored role string to a Role (without zod, so the console shell does not load it). */
+export function isMenuRole(value: string): value is Role {
+  return Object.hasOwn(MENU_ROLES, value);
+}
+
 const isAdministratorOrMaster = (role: Role) => role === 'administrator' || role === 'master';
 
 /** Spec section 6, one predicate per condition. */
