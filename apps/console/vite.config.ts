@@ -1,0 +1,24 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const API_SERVER = 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(
+      ['/v1', '/api', '/docs', '/healthz', '/readyz'].map((path) => [path, API_SERVER]),
+    ),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // @omnibot/contracts only declares schemas, constants and pure functions. Saying so lets a page that
+        // needs the menu rules skip the zod schemas it does not use.
+        moduleSideEffects: [{ test: /[\\/]packages[\\/]contracts[\\/]src[\\/]/, sideEffects: false }],
+      },
+    },
+  },
+});
