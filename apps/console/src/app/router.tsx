@@ -1,0 +1,33 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RouteErrorBoundary } from '../components/errors/route-error-boundary';
+import { lazyRoute } from '../lib/preload-error';
+
+// Error boundaries are the one static part of a route: they must exist before the route's own chunk,
+// because they are what shows when that chunk fails to load. Leaves have one so errors stay inside the shell.
+const leaf = (route: RouteObject): RouteObject => ({ ErrorBoundary: RouteErrorBoundary, ...route });
+
+/** Every route is a lazy import (spec section 2). Routes of later issues are added here as they land. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    lazy: lazyRoute(() => import('./routes/root')),
+    ErrorBoundary: RouteErrorBoundary,
+    // Nothing to show while the first chunks load; theme-init.js has already painted the background.
+    HydrateFallback: () => null,
+    children: [
+      {
+        id: 'shell',
+        lazy: lazyRoute(() => import('./routes/app/shell')),
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          leaf({ index: true, lazy: lazyRoute(() => import('./routes/app/home')) }),
+          leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
+          // Inside the shell, so the menu stays at hand on an unknown path.
+          leaf({ path: '*', lazy: lazyRoute(() => import('./routes/not-found')) }),
+        ],
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,10 @@
+import { Outlet } from 'react-router';
+import { AppLayout } from '../../../components/layout/app-layout';
+
+export function Component() {
+  return (
+    <AppLayout>
+      <Outlet />
+    </AppLayout>
+  );
+}

@@ -1,0 +1,20 @@
+import '@mantine/notifications/styles.css';
+import { Notifications } from '@mantine/notifications';
+import { Outlet } from 'react-router';
+import { RouteProgress } from '../../components/layout/route-progress';
+import { ScrollToTop } from '../../components/layout/scroll-to-top';
+
+/** Spec section 9: toast delay 5000 ms. */
+const TOAST_DELAY_MS = 5000;
+
+/** Root of every route: the top progress bar, toasts, and scroll-to-top on route change. */
+export function Component() {
+  return (
+    <>
+      <RouteProgress />
+      <ScrollToTop />
+      <Notifications autoClose={TOAST_DELAY_MS} />
+      <Outlet />
+    </>
+  );
+}
