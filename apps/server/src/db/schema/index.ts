@@ -6,3 +6,4 @@ export * from './users';
 export * from './credentials';
 export * from './rate-limits';
 export * from './files';
+export * from './audit-log';
