@@ -1,5 +1,6 @@
 // Start-up figures for the built server on a fresh DATA_DIR (embedded PGlite), and the console's
-// initial JavaScript size. Prints figures; never part of `npm test`.
+// initial JavaScript size (from index.html, and as fetched by Chromium when it is installed).
+// Prints figures; never part of `npm test`.
 //   node bench/startup.mjs [--warm-runs N] [--no-build]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
 import { ROOT, ensureBuilt } from '../scripts/lib/build.mjs';
 
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -79,7 +81,35 @@ async function startTimed(dataDir) {
     if (code !== 0) throw new Error(`server exited with ${code} after SIGTERM:\n${log.join('')}`);
     return performance.now() - stopping;
   };
-  return { pid: child.pid, readyMs, stop };
+  return { pid: child.pid, url, readyMs, stop };
+}
+
+const gzipSizeOf = (url) => {
+  const content = readFileSync(path.join(CONSOLE_DIST, new URL(url, 'http://x').pathname.replace(/^\//, '')));
+  return { url, raw: content.length, gzip: gzipSync(content).length };
+};
+
+/** Every script the browser fetches to show the console's first screen (lazy route chunks included). */
+async function firstScreenJs(url) {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) return null;
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage();
+    const scripts = new Set();
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script' && response.url().startsWith(url)) {
+        scripts.add(new URL(response.url()).pathname);
+      }
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    return [...scripts].filter((script) => existsSync(path.join(CONSOLE_DIST, script))).map(gzipSizeOf);
+  } finally {
+    await browser.close();
+  }
 }
 
 function consoleInitialJs() {
@@ -98,21 +128,18 @@ function consoleInitialJs() {
   const css = (html.match(/<link\b[^>]*rel="stylesheet"[^>]*>/g) ?? [])
     .map((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1])
     .filter(Boolean);
-  const measure = (urls) =>
-    urls.map((url) => {
-      const content = readFileSync(path.join(CONSOLE_DIST, url.replace(/^\//, '').split('?')[0]));
-      return { url, raw: content.length, gzip: gzipSync(content).length };
-    });
-  return { js: measure([...files]), css: measure(css) };
+  return { js: [...files].map(gzipSizeOf), css: css.map(gzipSizeOf) };
 }
 
 if (!process.argv.includes('--no-build')) await ensureBuilt({ log: () => {} });
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-'));
+let firstScreen = null;
 try {
   const cold = await startTimed(dataDir);
   await sleep(IDLE_SETTLE_MS);
   const coldRss = rssKiB(cold.pid);
+  firstScreen = await firstScreenJs(cold.url);
   const coldStopMs = await cold.stop();
 
   const warm = [];
@@ -151,6 +178,12 @@ if (!initial) {
       `${kib(sum(initial.js, 'gzip'))} gzip (${kib(sum(initial.js, 'raw'))} raw)`,
   );
   for (const file of initial.js) console.log(`    ${file.url}: ${kib(file.gzip)} gzip`);
+  if (firstScreen) {
+    console.log(
+      `  console JS fetched for the first screen (/, lazy route chunks included, ${firstScreen.length} files): ` +
+        `${kib(sum(firstScreen, 'gzip'))} gzip (${kib(sum(firstScreen, 'raw'))} raw)`,
+    );
+  }
   console.log(
     `  console initial CSS: ${kib(sum(initial.css, 'gzip'))} gzip (${kib(sum(initial.css, 'raw'))} raw)`,
   );
