@@ -1,0 +1,38 @@
+/**
+ * Paths that try to leave a tenant's prefix, as the server sees them after the one URL decoding it does.
+ * Shared by the unit test of normalizeStoragePath and the integration tests of every route that takes a path.
+ */
+export const TRAVERSAL_ATTEMPTS: ReadonlyArray<[label: string, path: string]> = [
+  ['parent', '..'],
+  ['parent then name', '../secret.txt'],
+  ['parent in the middle', 'docs/../../other-tenant/x'],
+  ['current directory', './x'],
+  ['current directory in the middle', 'docs/./x'],
+  ['three dots', '.../x'],
+  ['dots and a space', '.. /x'],
+  ['absolute', '/etc/passwd'],
+  ['drive letter', 'C:/Windows/win.ini'],
+  ['backslash parent', '..\\..\\x'],
+  ['backslash inside', 'docs\\..\\x'],
+  ['encoded dots', '%2e%2e/x'],
+  ['encoded dots and slash', '%2E%2E%2Fx'],
+  ['encoded slash', '..%2fx'],
+  ['encoded backslash', '..%5cx'],
+  ['double-encoded dots', '%252e%252e/x'],
+  ['double-encoded slash', '..%252fx'],
+  ['overlong UTF-8 slash', '..%c0%afx'],
+  ['IIS %u encoding', '%u002e%u002e/x'],
+  ['full-width dots', '\uff0e\uff0e/x'],
+  ['full-width slash', '..\uff0fx'],
+  ['one-dot leaders', '\u2024\u2024/x'],
+  ['division slash', '..\u2215x'],
+  ['NUL byte', 'x.png\u0000.txt'],
+  ['NUL segment', 'docs/\u0000/x'],
+  ['newline', 'docs/x\ny'],
+  ['escape character', 'docs/\u001b[31mx'],
+  ['right-to-left override', 'invoice\u202egnp.exe'],
+  ['empty segment', 'docs//x'],
+  ['segment over 255 bytes', 'a'.repeat(256)],
+  ['multibyte segment over 255 bytes', '\u00e9'.repeat(128)],
+  ['path over 1024 bytes', Array.from({ length: 110 }, () => 'abcdefghi').join('/')],
+];

@@ -1,0 +1,42 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const DOWNLOAD_PATH = '/v1/files/download';
+
+export interface DownloadQuery {
+  tenant: string;
+  path: string;
+  /** Unix seconds. */
+  expires: number;
+  signature: string;
+}
+
+export type DownloadCheck = 'ok' | 'invalid' | 'expired';
+
+/** Signs local download URLs: HMAC-SHA256 over tenant, path and expiry with the installation's files secret. */
+export function createUrlSigner(secret: string, publicUrl: string) {
+  const mac = (tenant: string, path: string, expires: number) =>
+    createHmac('sha256', secret)
+      .update(`omnibot-file-download:v1\n${tenant}\n${path}\n${expires}`)
+      .digest('base64url');
+
+  return {
+    sign(tenant: string, path: string, expiresAt: Date): string {
+      const expires = Math.floor(expiresAt.getTime() / 1000);
+      const query = new URLSearchParams({
+        tenant,
+        path,
+        expires: String(expires),
+        signature: mac(tenant, path, expires),
+      });
+      return `${publicUrl}${DOWNLOAD_PATH}?${query.toString()}`;
+    },
+    verify(query: DownloadQuery, now = new Date()): DownloadCheck {
+      const expected = Buffer.from(mac(query.tenant, query.path, query.expires));
+      const given = Buffer.from(query.signature);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+      return query.expires * 1000 <= now.getTime() ? 'expired' : 'ok';
+    },
+  };
+}
+
+export type UrlSigner = ReturnType<typeof createUrlSigner>;
