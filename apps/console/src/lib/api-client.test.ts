@@ -30,6 +30,21 @@ describe('apiRequest', () => {
     expect(error).toMatchObject({ status: 403, code: 'forbidden', message: 'No.' });
   });
 
+  it('sends extra headers and reads Retry-After into the error', async () => {
+    const fetchMock = vi.fn<typeof fetch>().mockResolvedValue(
+      new Response(JSON.stringify({ code: 'auth/too-many-requests', message: 'Wait.' }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '120' },
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await api.get('/v1/x', { headers: { 'x-app-id': 'console' } }).catch((e: unknown) => e);
+    expect(fetchMock.mock.calls[0]![1]?.headers).toMatchObject({ 'x-app-id': 'console' });
+    expect(error).toMatchObject({ status: 429, code: 'auth/too-many-requests', retryAfterSeconds: 120 });
+    vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(json(400, { code: 'x', message: 'y' })));
+    await expect(apiRequest('/v1/x')).rejects.toMatchObject({ retryAfterSeconds: undefined });
+  });
+
   it('copes with error answers that are not JSON, and with network failures', async () => {
     vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(new Response('<html>', { status: 502 })));
     await expect(apiRequest('/v1/x')).rejects.toMatchObject({ status: 502, code: 'http_error' });

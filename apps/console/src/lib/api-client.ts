@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** From a Retry-After header (429, 503): how many seconds to wait before trying again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -20,6 +22,8 @@ export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
+  /** Extra request headers, such as the account service's application identifier. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   schema?: ResponseParser<T>;
 }
@@ -32,17 +36,27 @@ function urlFor(path: string, query: RequestOptions<unknown>['query']): string {
   return search ? `${path}?${search}` : path;
 }
 
+/** Retry-After in seconds; the HTTP-date form is turned into seconds from now. */
+function retryAfterOf(response: Response): number | undefined {
+  const value = response.headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
+}
+
 async function errorFrom(response: Response): Promise<ApiError> {
   const fallback = `Request failed with status ${response.status}`;
+  const retryAfter = retryAfterOf(response);
   try {
     const data = (await response.json()) as { code?: unknown; message?: unknown };
     return new ApiError(
       response.status,
       typeof data.code === 'string' ? data.code : 'http_error',
       typeof data.message === 'string' ? data.message : fallback,
+      retryAfter,
     );
   } catch {
-    return new ApiError(response.status, 'http_error', fallback);
+    return new ApiError(response.status, 'http_error', fallback, retryAfter);
   }
 }
 
@@ -52,7 +66,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', body, query, signal, schema } = options;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
