@@ -19,6 +19,7 @@ import { accountRoutes } from './modules/accounts/accounts.routes';
 import { createAuth, type Auth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
 import { RateLimits } from './modules/auth/rate-limits';
+import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
@@ -126,6 +127,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   authRoutes(app, { auth, db, env, limits });
   sessionRoutes(app, { auth, db });
   accountRoutes(app, { auth, db });
+  await registerFiles(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
 
   return app;

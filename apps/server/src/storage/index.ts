@@ -27,15 +27,32 @@ export function s3SettingsFrom(env: Env): S3Settings | null {
 export function createStorage(env: Env, urlSecret: string): Storage {
   const expiryMs = env.UPLOAD_EXPIRY_HOURS * 3600 * 1000;
   const s3 = s3SettingsFrom(env);
+  // The tus datastore touches its directory or bucket when built: only build it when uploads happen.
+  const lazy = (make: () => UploadStaging) => {
+    let staging: UploadStaging | undefined;
+    return () => (staging ??= make());
+  };
   if (s3) {
     const driver = new S3StorageDriver(s3);
-    return { driver, staging: s3UploadStaging(s3, driver, expiryMs) };
+    const staging = lazy(() => s3UploadStaging(s3, driver, expiryMs));
+    return {
+      driver,
+      get staging() {
+        return staging();
+      },
+    };
   }
   const driver = new LocalStorageDriver(
     path.join(env.DATA_DIR, 'files'),
     createUrlSigner(urlSecret, env.PUBLIC_URL),
   );
-  return { driver, staging: localUploadStaging(path.resolve(env.DATA_DIR, 'uploads'), driver, expiryMs) };
+  const staging = lazy(() => localUploadStaging(path.resolve(env.DATA_DIR, 'uploads'), driver, expiryMs));
+  return {
+    driver,
+    get staging() {
+      return staging();
+    },
+  };
 }
 
 export type { StorageDriver } from './driver';

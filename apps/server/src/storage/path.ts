@@ -35,7 +35,6 @@ export function normalizeStoragePath(input: unknown, options: { allowRoot?: bool
   if (PERCENT_ENCODED.test(input)) throw invalid('The path may not contain percent-encoded characters.');
   if (SLASH_LOOKALIKES.test(input)) throw invalid('The path may not contain backslashes.');
   if (input.startsWith('/')) throw invalid('The path must be relative (no leading slash).');
-  if (DRIVE_LETTER.test(input)) throw invalid('The path must be relative (no drive letter).');
   const trimmed = input.endsWith('/') ? input.slice(0, -1) : input;
   const normalized = trimmed.normalize('NFC');
   const segments = normalized.split('/');
@@ -50,6 +49,7 @@ function checkSegment(segment: string) {
   if (segment === '') throw invalid('The path has an empty segment.');
   const compatible = segment.normalize('NFKC');
   if (/^[.\s]+$/u.test(compatible)) throw invalid('A path segment may not be "." or "..".');
+  if (DRIVE_LETTER.test(compatible)) throw invalid('A path segment may not start with a drive letter.');
   if (compatible.includes('/') || compatible.includes('\\')) {
     throw invalid('A path segment may not contain a slash.');
   }

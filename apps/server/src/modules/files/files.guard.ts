@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { requirePrincipal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+
+/** requirePrincipal (session or API credential), answering the storage code of spec section 8 when nobody is signed in. */
+export function requireFilesPrincipal(auth: Auth, db: Db) {
+  const guard = requirePrincipal(auth, db);
+  return async (request: FastifyRequest) => {
+    try {
+      await guard(request);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) {
+        throw new AppError(401, 'storage/unauthenticated', error.message, error.headers);
+      }
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,62 @@
+import type { Server as TusServer } from '@tus/server';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import type { Env } from '../../env';
+import { createStorage, type Storage } from '../../storage';
+import { createUrlSigner } from '../../storage/url-signer';
+import type { Auth } from '../auth/auth';
+import { createTusServer, filesUploadRoutes } from './files-upload.routes';
+import { filesRoutes } from './files.routes';
+import { loadFilesUrlSecret, sweepExpiredUploads } from './files.service';
+
+export interface FilesHandle {
+  /** The storage driver (read a tenant's object with `driver.get(tenantObjectKey(tenantId, path))`). */
+  storage: Storage;
+  /** Deletes expired unfinished uploads now (also runs every UPLOAD_SWEEP_MINUTES). */
+  sweepExpiredUploads(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    files: FilesHandle;
+  }
+}
+
+/** Tenant file storage: REST under /v1/files, tus uploads at /v1/files/upload, and the expiry sweep. */
+export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
+  const { auth, db, env } = deps;
+  const secret = await loadFilesUrlSecret(db);
+  const storage = createStorage(env, secret);
+  const filesDeps = { db, env, storage };
+  let tusServer: TusServer | undefined;
+  const tus = () => (tusServer ??= createTusServer(filesDeps, app.log));
+
+  async function sweep(): Promise<number> {
+    const swept = await sweepExpiredUploads(filesDeps);
+    // tus' own expiration catches staged uploads whose rows are gone (a crash between the two steps).
+    const orphans = await tus()
+      .cleanUpExpiredUploads()
+      .catch((error: unknown) => {
+        app.log.warn({ err: error }, 'tus expiry cleanup failed');
+        return 0;
+      });
+    if (swept + orphans > 0) app.log.info({ swept, orphans }, 'deleted expired unfinished uploads');
+    return swept;
+  }
+
+  app.decorate('files', { storage, sweepExpiredUploads: sweep });
+  filesRoutes(app, { ...filesDeps, auth, signer: createUrlSigner(secret, env.PUBLIC_URL) });
+  await filesUploadRoutes(app, { ...filesDeps, auth, tus });
+
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      sweep().catch((error: unknown) => app.log.error({ err: error }, 'upload expiry sweep failed'));
+    }, env.UPLOAD_SWEEP_MINUTES * 60_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    storage.driver.close();
+  });
+}
