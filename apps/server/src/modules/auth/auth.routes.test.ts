@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authUsers, authVerifications, tenants, users } from '../../db/schema';
+import { authUsers, authVerifications, subscriptions, tenants, users } from '../../db/schema';
 import {
   createTestApp,
   lastLinkTo,
@@ -37,6 +37,10 @@ describe('identity', () => {
     await t.database.db
       .insert(tenants)
       .values({ tenantId: 'partner-1', name: 'Partner One', type: '2', info: { domain: 'partner.test' } });
+    // Users of a tenant without a current subscription cannot sign in (tenancy issue).
+    await t.database.db
+      .insert(subscriptions)
+      .values({ tenantId: 'partner-1', code: 'omnirag', info: { code: 'omnirag', name: 'Omni RAG' } });
   });
   afterAll(() => t.close());
 
@@ -430,7 +434,7 @@ describe('identity', () => {
     const body = response.json<{ code: string; message: string; requestId: string }>();
     expect(body.message).toBe('Internal Server Error');
     expect(broken.logs.some((line) => line.reqId === body.requestId && line.level === 50)).toBe(true);
-    await broken.app.close();
+    await broken.close();
   });
 });
 
