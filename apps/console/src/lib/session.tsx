@@ -10,7 +10,7 @@ export interface Session {
   signOut(): Promise<void>;
 }
 
-/** Null until sign-in exists (next issue); there is deliberately no stand-in user. */
+/** The signed-in user once the start-up flow has loaded their tenant; null otherwise (no stand-in user). */
 export const SessionContext = createContext<Session | null>(null);
 
 export function useSession(): Session | null {
@@ -37,4 +37,35 @@ export function menuContextFor(session: Session | null): MenuContext {
 export function useMenuContext(): MenuContext {
   const session = useSession();
   return useMemo(() => menuContextFor(session), [session]);
+}
+
+/** Session storage keys of spec section 3, written after a successful start-up flow. */
+export const SESSION_STORAGE_KEYS = {
+  tenantId: 'tenant_id',
+  tenantType: 'tenant_type',
+  tenantName: 'tenant_name',
+  profile: 'profile',
+  subscription: 'subscription',
+} as const;
+
+export interface StoredSession {
+  tenantId: string;
+  tenantType: string;
+  tenantName: string;
+  profile: unknown;
+  /** The current subscriptions' items (each with info.code). */
+  subscriptions: unknown[];
+}
+
+export function storeSession(data: StoredSession, storage: Storage = window.sessionStorage): void {
+  storage.setItem(SESSION_STORAGE_KEYS.tenantId, data.tenantId);
+  storage.setItem(SESSION_STORAGE_KEYS.tenantType, data.tenantType);
+  storage.setItem(SESSION_STORAGE_KEYS.tenantName, data.tenantName);
+  storage.setItem(SESSION_STORAGE_KEYS.profile, JSON.stringify(data.profile));
+  storage.setItem(SESSION_STORAGE_KEYS.subscription, JSON.stringify(data.subscriptions));
+}
+
+/** Signed out: nothing of the previous user may stay behind (issue 3 clears all of session storage). */
+export function clearSessionStorage(storage: Storage = window.sessionStorage): void {
+  storage.clear();
 }
