@@ -42,6 +42,7 @@ export const AUTH_ERROR_CODES = {
   tooManyRequests: 'auth/too-many-requests',
   wrongCurrentPassword: 'auth/wrong-password',
   passwordChangeRequired: 'auth/password-change-required',
+  noActiveSubscription: 'auth/no-active-subscription',
   internal: 'auth/internal-error',
 } as const;
 
