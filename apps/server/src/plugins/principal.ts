@@ -3,11 +3,12 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
-import { tenants, users } from '../db/schema';
+import { credentials, tenants, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
+import { credentialSecretMatches } from '../modules/accounts/credential-secrets';
 
-/** Who is calling: a signed-in user (session cookie). API credentials join in the tenancy module. */
+/** A signed-in user (session cookie). */
 export interface UserPrincipal {
   kind: 'user';
   userId: string;
@@ -19,7 +20,21 @@ export interface UserPrincipal {
   mustChangePassword: boolean;
 }
 
-export type Principal = UserPrincipal;
+/**
+ * A tenant's API credential (HTTP Basic `key:secret`, server to server). It acts with administrator rights on
+ * its own tenant and its descendants: it is what a tenant's administrators hand to their own systems, so it can
+ * do what they can, and never more (no master rights, even for the platform tenant's credential).
+ */
+export interface CredentialPrincipal {
+  kind: 'credential';
+  credentialId: string;
+  key: string;
+  tenantId: string;
+  tenantType: string;
+  role: 'administrator';
+}
+
+export type Principal = UserPrincipal | CredentialPrincipal;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +47,12 @@ declare module 'fastify' {
 }
 
 const noSession = () => new AppError(401, 'unauthenticated', 'Sign in to continue.');
+// One answer for every failure, so a caller never learns which half of a credential was wrong.
+const badCredential = () => new AppError(401, 'unauthenticated', 'Invalid API credential.');
+
+/** Who acted, for created_by/updated_by and the audit log. */
+export const actorId = (principal: Principal) =>
+  principal.kind === 'user' ? principal.userId : `credential:${principal.credentialId}`;
 
 export async function resolveUserPrincipal(
   auth: Auth,
@@ -67,9 +88,51 @@ export async function resolveUserPrincipal(
   };
 }
 
-/** `preHandler` that requires a principal; use on every /v1 route that is not public. */
-export function requirePrincipal(auth: Auth, db: Db) {
+/** Resolves `Authorization: Basic base64(key:secret)`; throws 401 for anything but a valid, active credential. */
+export async function resolveCredentialPrincipal(
+  auth: Auth,
+  db: Db,
+  authorization: string,
+): Promise<CredentialPrincipal> {
+  const match = /^Basic ([A-Za-z0-9+/]{1,600}={0,2})$/i.exec(authorization.trim());
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const key = colon > 0 ? decoded.slice(0, colon) : '';
+  const secret = colon > 0 ? decoded.slice(colon + 1) : '';
+  const [row] = /^[a-z0-9]{1,64}$/.test(key)
+    ? await db
+        .select({ credential: credentials, tenantType: tenants.type, tenantActive: tenants.isActive })
+        .from(credentials)
+        .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
+        .where(eq(credentials.key, key))
+        .limit(1)
+    : [];
+  const { secret: serverSecret } = await auth.$context;
+  // The hash is computed and compared even for an unknown key, so both failures cost the same.
+  const matches = credentialSecretMatches(serverSecret, secret, row?.credential.secretHash ?? '');
+  if (!row || !matches || secret.length === 0) throw badCredential();
+  if (!row.tenantActive) throw new AppError(403, 'auth/tenant-disabled', 'This organisation is deactivated.');
+  return {
+    kind: 'credential',
+    credentialId: row.credential.id,
+    key: row.credential.key,
+    tenantId: row.credential.tenantId,
+    tenantType: row.tenantType,
+    role: 'administrator',
+  };
+}
+
+/**
+ * `onRequest`/`preHandler` that requires a principal; use on every /v1 route that is not public. Sessions
+ * always work; `credentials: true` also accepts a tenant API credential (an Authorization header then wins).
+ */
+export function requirePrincipal(auth: Auth, db: Db, options: { credentials?: boolean } = {}) {
   return async (request: FastifyRequest) => {
+    const authorization = request.headers.authorization;
+    if (options.credentials && authorization !== undefined) {
+      request.principal = await resolveCredentialPrincipal(auth, db, authorization);
+      return;
+    }
     const principal = await resolveUserPrincipal(auth, db, request);
     if (!principal) throw noSession();
     if (principal.mustChangePassword && !request.routeOptions.config.allowPendingPasswordChange) {
@@ -77,6 +140,13 @@ export function requirePrincipal(auth: Auth, db: Db) {
     }
     request.principal = principal;
   };
+}
+
+/** The signed-in user of a route guarded by `requirePrincipal` without credentials. */
+export function sessionUser(request: FastifyRequest): UserPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'user') throw noSession();
+  return principal;
 }
 
 export function registerPrincipal(app: FastifyInstance) {

@@ -46,6 +46,7 @@ const TRANSLATIONS: Record<string, AppError> = {
   EMAIL_NOT_VERIFIED: fail(403, 'emailNotVerified'),
   BANNED_USER: fail(403, 'userDisabled'),
   USER_DISABLED: fail(403, 'userDisabled'),
+  NO_ACTIVE_SUBSCRIPTION: fail(403, 'noActiveSubscription'),
   USER_ALREADY_EXISTS: fail(422, 'emailInUse'),
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: fail(422, 'emailInUse'),
   PASSWORD_TOO_SHORT: fail(400, 'weakPassword'),

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications, tenants, users } from '../../db/schema';
 import type { Env } from '../../env';
 import type { Mailer } from '../../lib/mailer';
+import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import { resetPasswordMail, verificationMail } from './auth-mails';
 import { trustedOrigins } from './continue-url';
 import { tenantForEmail } from './email-domains';
@@ -98,16 +99,28 @@ export function createAuth(options: {
       },
       session: {
         create: {
-          // Disabled users, and users of a disabled tenant, get no session.
+          // Disabled users, users of a disabled tenant, and users of a tenant whose subscriptions have all
+          // lapsed get no session (the platform tenant is exempt: its staff must be able to fix things).
           before: async (session) => {
             const [row] = await db
-              .select({ isActive: users.isActive, tenantActive: tenants.isActive })
+              .select({
+                isActive: users.isActive,
+                tenantId: tenants.tenantId,
+                tenantType: tenants.type,
+                tenantActive: tenants.isActive,
+              })
               .from(users)
               .innerJoin(tenants, eq(tenants.tenantId, users.tenantId))
               .where(eq(users.id, session.userId))
               .limit(1);
             if (row && (!row.isActive || !row.tenantActive)) {
               throw new APIError('FORBIDDEN', { code: 'USER_DISABLED', message: AUTH_MESSAGES.userDisabled });
+            }
+            if (row && row.tenantType !== '1' && !(await tenantHoldsFeature(db, row.tenantId))) {
+              throw new APIError('FORBIDDEN', {
+                code: 'NO_ACTIVE_SUBSCRIPTION',
+                message: AUTH_MESSAGES.noActiveSubscription,
+              });
             }
           },
         },

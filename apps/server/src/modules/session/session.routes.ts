@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { requirePrincipal, resolveUserPrincipal } from '../../plugins/principal';
+import { requirePrincipal, resolveUserPrincipal, sessionUser } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { isStrongPassword } from '../auth/password-policy';
 
@@ -38,7 +38,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }
       preHandler: requirePrincipal(auth, db),
     },
     async (request) => {
-      const p = request.principal!;
+      const p = sessionUser(request);
       return {
         user_id: p.userId,
         email: p.email,

@@ -1,0 +1,45 @@
+import { type FeatureCode, SUBSCRIPTION_CATALOGUE } from '@omnibot/contracts';
+import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { subscriptions } from '../db/schema';
+import { AppError } from '../lib/errors';
+
+/** A subscription counts while it is active and now lies between starts_at and ends_at. */
+export const isCurrentSubscriptionSql = () =>
+  and(
+    eq(subscriptions.status, 'active'),
+    lte(subscriptions.startsAt, sql`now()`),
+    or(isNull(subscriptions.endsAt), gt(subscriptions.endsAt, sql`now()`)),
+  );
+
+/** Whether the tenant holds a current subscription with `code` (any code when none is given). */
+export async function tenantHoldsFeature(db: Db, tenantId: string, code?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        code === undefined ? undefined : eq(subscriptions.code, code),
+        isCurrentSubscriptionSql(),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * `preHandler` for the routes of a feature: 403 unless the principal's tenant holds a current subscription with
+ * `code`. Put it after `requirePrincipal`; without a principal it refuses (fails closed).
+ */
+export function requireFeature(code: FeatureCode) {
+  const message = `Your organisation has no ${SUBSCRIPTION_CATALOGUE[code].name} subscription.`;
+  return async (request: FastifyRequest) => {
+    const principal = request.principal;
+    if (!principal) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
+    if (!(await tenantHoldsFeature(request.server.database.db, principal.tenantId, code))) {
+      throw new AppError(403, 'forbidden', message);
+    }
+  };
+}
