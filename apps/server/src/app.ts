@@ -126,7 +126,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   healthRoutes(app, database, () => app.shuttingDown);
   authRoutes(app, { auth, db, env, limits });
   sessionRoutes(app, { auth, db });
-  accountRoutes(app, { auth, db });
+  accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
 

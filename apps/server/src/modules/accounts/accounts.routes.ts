@@ -1,137 +1,139 @@
 import {
+  AccountCreatedSchema,
+  AccountListSchema,
+  AccountLookupQuerySchema,
   AccountLookupSchema,
-  APP_ID_HEADER,
-  CredentialStatusSchema,
-  ProfileLookupSchema,
-  SubscriptionListSchema,
+  AccountParentQuerySchema,
+  AccountResultSchema,
+  CreateAccountBodySchema,
+  UpdateAccountBodySchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
+import type { Env } from '../../env';
+import { badRequest } from '../../lib/errors';
 import { requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
-import { maskSecret, presentAccount, presentProfile, presentSubscription } from './accounts.presenter';
+import { presentAccount, presentSubscription } from './accounts.presenter';
 import {
-  canReachTenant,
-  findCredential,
-  findProfile,
-  findTenant,
-  listSubscriptions,
+  ACCOUNT_NOT_FOUND,
+  type AccountsContext,
+  createTenant,
+  findTenantByDomain,
+  listChildren,
+  readableTenant,
+  updateTenant,
 } from './accounts.service';
+import { credentialRoutes } from './credentials.routes';
+import { type AccountRouteOptions, actorOf, assertAppId, TAGS, TenantParamsSchema } from './route-kit';
+import { acceptStrictJson } from './strict-json';
+import { subscriptionRoutes } from './subscriptions.routes';
+import { userRoutes } from './users.routes';
 
-const TenantParamsSchema = z.object({ tenant_id: z.string().min(1).max(64) });
-const notFoundItem = (message: string) => [{ code: 404, message }];
+const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { ctx, guard }) => {
+  const { db } = ctx;
 
-/** Account-service calls carry an application identifier; it names the client, it authorises nothing. */
-export function assertAppId(headers: Record<string, unknown>) {
-  const value = headers[APP_ID_HEADER];
-  if (typeof value !== 'string' || !/^[\w.-]{1,64}$/.test(value)) {
-    throw new AppError(
-      400,
-      'invalid_argument',
-      'The X-App-Id header is required (1-64 letters, digits, dots, dashes).',
-    );
-  }
-}
+  app.get(
+    '/v1/Account',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary: "A tenant's children (default: the caller's tenant); administrators and masters only",
+        querystring: AccountParentQuerySchema,
+        response: { 200: AccountListSchema },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const rows = await listChildren(db, principal, request.query.tenant_id ?? principal.tenantId);
+      if (rows.length === 0) return { code: 404 as const, message: 'No accounts' };
+      return { code: 200 as const, items: rows.map(presentAccount) };
+    },
+  );
 
-/** The account service (`/v1/Account...`), spec section 7. */
-export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
-  const { auth, db } = deps;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = {
-    onRequest: async (request: { headers: Record<string, unknown> }) => assertAppId(request.headers),
-    preHandler: requirePrincipal(auth, db),
-  };
-  const tags = ['account service'];
+  app.post(
+    '/v1/Account',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary:
+          'Create a child tenant of the caller (or of ?tenant_id=), with its credential and subscriptions',
+        querystring: AccountParentQuerySchema,
+        body: CreateAccountBodySchema,
+        response: { 201: AccountCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await createTenant(ctx, actorOf(request), request.query.tenant_id, request.body);
+      return reply.status(201).send({
+        code: 201 as const,
+        account: presentAccount(created.tenant),
+        credential: created.credential,
+        subscriptions: created.subscriptions.map(presentSubscription),
+      });
+    },
+  );
 
-  r.get(
+  app.get(
     '/v1/Account/:tenant_id',
     {
-      ...guard,
+      onRequest: guard,
       schema: {
-        tags,
-        summary: 'An account (tenant) as a one-item list',
+        tags: TAGS,
+        summary: 'An account (tenant) as a one-item list; ?type=domain&data= finds one by domain',
         params: TenantParamsSchema,
+        querystring: AccountLookupQuerySchema,
         response: { 200: AccountLookupSchema },
       },
     },
     async (request) => {
       const { tenant_id } = request.params;
-      const tenant = (await canReachTenant(db, request.principal!, tenant_id))
-        ? await findTenant(db, tenant_id)
-        : undefined;
-      return tenant ? [presentAccount(tenant)] : notFoundItem('Account not found');
-    },
-  );
-
-  r.get(
-    '/v1/Account/:tenant_id/User/:key',
-    {
-      ...guard,
-      schema: {
-        tags,
-        summary: "A tenant's user by e-mail (type=email) or id (type=user_id)",
-        params: TenantParamsSchema.extend({ key: z.string().min(1).max(254) }),
-        querystring: z.object({ type: z.enum(['email', 'user_id']) }),
-        response: { 200: ProfileLookupSchema },
-      },
-    },
-    async (request) => {
-      const { tenant_id, key } = request.params;
+      const { type, data } = request.query;
       const principal = request.principal!;
-      if (!(await canReachTenant(db, principal, tenant_id))) return notFoundItem('User not found');
-      const found = await findProfile(db, tenant_id, request.query.type, key);
-      // Users and agents may read their own profile only.
-      const mayRead =
-        found &&
-        (principal.role === 'master' ||
-          principal.role === 'administrator' ||
-          found.user.id === principal.userId);
-      return mayRead ? [presentProfile(found.user, found.emailVerified)] : notFoundItem('User not found');
+      if (type === 'domain' && !data) throw badRequest('querystring.data: a domain is required');
+      const tenant =
+        type === 'domain'
+          ? await findTenantByDomain(db, principal, tenant_id, data!)
+          : await readableTenant(db, principal, tenant_id);
+      return tenant ? [presentAccount(tenant)] : [{ code: 404, message: ACCOUNT_NOT_FOUND }];
     },
   );
 
-  r.get(
-    '/v1/Account/:tenant_id/credential',
+  app.put(
+    '/v1/Account/:tenant_id',
     {
-      ...guard,
+      onRequest: guard,
       schema: {
-        tags,
-        summary: "The tenant's API credential, secret masked",
+        tags: TAGS,
+        summary: 'Replace name, address and info; is_active only by a parent administrator or a master',
         params: TenantParamsSchema,
-        response: { 200: CredentialStatusSchema },
+        body: UpdateAccountBodySchema,
+        response: { 200: AccountResultSchema },
       },
     },
     async (request) => {
-      const { tenant_id } = request.params;
-      const credential = (await canReachTenant(db, request.principal!, tenant_id))
-        ? await findCredential(db, tenant_id)
-        : undefined;
-      if (!credential) return { code: 404 as const, message: 'No credential' };
-      return { code: 200 as const, key: credential.key, secret: maskSecret(credential.secretLast4) };
+      const updated = await updateTenant(ctx, actorOf(request), request.params.tenant_id, request.body);
+      return { code: 200 as const, account: presentAccount(updated) };
     },
   );
+};
 
-  r.get(
-    '/v1/Account/:tenant_id/Subscription',
-    {
-      ...guard,
-      schema: {
-        tags,
-        summary: "The tenant's subscriptions",
-        params: TenantParamsSchema,
-        response: { 200: SubscriptionListSchema },
-      },
-    },
-    async (request) => {
-      const { tenant_id } = request.params;
-      const rows = (await canReachTenant(db, request.principal!, tenant_id))
-        ? await listSubscriptions(db, tenant_id)
-        : [];
-      if (rows.length === 0) return { code: 404 as const, message: 'No subscription' };
-      return { code: 200 as const, items: rows.map(presentSubscription) };
-    },
-  );
+/** The account service (`/v1/Account...`), spec section 7: session cookie or API credential, plus X-App-Id. */
+export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
+  // An encapsulated scope: its strict JSON parser applies to these routes only.
+  void app.register(async (scope) => {
+    acceptStrictJson(scope);
+    const ctx: AccountsContext = { ...deps, mailer: app.mailer };
+    const guard: onRequestHookHandler[] = [
+      async (request) => assertAppId(request.headers),
+      requirePrincipal(deps.auth, deps.db, { credentials: true }),
+    ];
+    await scope.register(tenantRoutes, { ctx, guard });
+    await scope.register(credentialRoutes, { ctx, guard });
+    await scope.register(subscriptionRoutes, { ctx, guard });
+    await scope.register(userRoutes, { ctx, guard });
+  });
 }

@@ -1,7 +1,46 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  childType,
+  type CreateAccountBody,
+  type FeatureCode,
+  SUBSCRIPTION_CATALOGUE,
+  type UpdateAccountBody,
+} from '@omnibot/contracts';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
-import { authUsers, credentials, subscriptions, tenants, users } from '../../db/schema';
-import type { Principal } from '../../plugins/principal';
+import {
+  auditLog,
+  authSessions,
+  authUsers,
+  credentials,
+  subscriptions,
+  tenants,
+  type TenantRow,
+  users,
+} from '../../db/schema';
+import type { Env } from '../../env';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { shortId } from '../../lib/ids';
+import type { Mailer } from '../../lib/mailer';
+import { isCurrentSubscriptionSql, tenantHoldsFeature } from '../../plugins/feature-guard';
+import { actorId, type Principal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
+
+/** What the account services need. */
+export interface AccountsContext {
+  db: Db;
+  auth: Auth;
+  env: Env;
+  mailer: Mailer;
+}
+
+/** The caller of a write: who, and from which address (for the audit log). */
+export interface Actor {
+  principal: Principal;
+  ip: string;
+}
+
+export const ACCOUNT_NOT_FOUND = 'Account not found';
 
 /** True when `ancestorId` is `tenantId` itself or one of its ancestors. */
 export async function isSameOrAncestor(db: Db, ancestorId: string, tenantId: string): Promise<boolean> {
@@ -16,9 +55,26 @@ export async function isSameOrAncestor(db: Db, ancestorId: string, tenantId: str
   return rowsOf(result).length > 0;
 }
 
+/** The ids of a tenant's descendants (not the tenant itself). */
+export async function descendantIds(db: Db, tenantId: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    with recursive tree as (
+      select tenant_id, 0 as depth from ${tenants} where parent_tenant_id = ${tenantId}
+      union all
+      select t.tenant_id, tree.depth + 1 from ${tenants} t
+        join tree on t.parent_tenant_id = tree.tenant_id where tree.depth < 32
+    )
+    select tenant_id from tree`);
+  return rowsOf<{ tenant_id: string }>(result).map((row) => row.tenant_id);
+}
+
+/** Administrators, masters and API credentials may change things; users and agents only read. */
+export const canManage = (principal: Principal) =>
+  principal.role === 'master' || principal.role === 'administrator';
+
 /**
- * Whether the principal may see tenant `tenantId`: a master sees every tenant, an administrator its own tenant
- * and its descendants, anybody else only their own tenant.
+ * Whether the principal may see tenant `tenantId`: a master sees every tenant, an administrator (or an API
+ * credential) its own tenant and its descendants, anybody else only their own tenant.
  */
 export async function canReachTenant(db: Db, principal: Principal, tenantId: string): Promise<boolean> {
   if (principal.role === 'master') return true;
@@ -30,6 +86,262 @@ export async function canReachTenant(db: Db, principal: Principal, tenantId: str
 export async function findTenant(db: Db, tenantId: string) {
   const [row] = await db.select().from(tenants).where(eq(tenants.tenantId, tenantId)).limit(1);
   return row;
+}
+
+/** The tenant when the principal may read it; undefined otherwise, so foreign and missing look the same. */
+export async function readableTenant(db: Db, principal: Principal, tenantId: string) {
+  return (await canReachTenant(db, principal, tenantId)) ? findTenant(db, tenantId) : undefined;
+}
+
+/** The tenant a write targets: 404 when the principal cannot see it, 403 when it may see but not change it. */
+export async function manageableTenant(
+  db: Db,
+  principal: Principal,
+  tenantId: string,
+  missing = ACCOUNT_NOT_FOUND,
+): Promise<TenantRow> {
+  const tenant = await readableTenant(db, principal, tenantId);
+  if (!tenant) throw notFound(missing);
+  if (!canManage(principal)) throw forbidden('Only an administrator can change this organisation.');
+  return tenant;
+}
+
+/** Writes one audit row: who (user or credential), what, on which tenant, from which IP. Never a secret. */
+export async function writeAudit(
+  db: Db,
+  actor: Actor,
+  entry: { tenantId: string; action: string; target: string; details?: Record<string, unknown> },
+) {
+  await db.insert(auditLog).values({
+    tenantId: entry.tenantId,
+    actorId: actorId(actor.principal),
+    actorKind: actor.principal.kind,
+    action: entry.action,
+    target: entry.target,
+    ip: actor.ip,
+    details: entry.details ?? {},
+  });
+}
+
+/** PostgreSQL's unique_violation, under whatever wrapping the driver and drizzle add. */
+export function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+const domainTaken = () => conflict('Another organisation already uses this domain.', 'domain_taken');
+
+/** Drops empty values, so an empty field is absent (and an empty domain claims nothing). */
+function compact<T extends Record<string, string | undefined>>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value ?? {}).filter(([, item]) => item !== undefined && item !== ''),
+  ) as Partial<T>;
+}
+
+async function assertDomainFree(db: Db, domain: string | undefined, exceptTenantId?: string) {
+  if (!domain) return;
+  const [other] = await db
+    .select({ tenantId: tenants.tenantId })
+    .from(tenants)
+    .where(
+      and(
+        sql`lower(${tenants.info}->>'domain') = ${domain.toLowerCase()}`,
+        exceptTenantId ? ne(tenants.tenantId, exceptTenantId) : undefined,
+      ),
+    )
+    .limit(1);
+  if (other) throw domainTaken();
+}
+
+/** The codes a tenant currently holds. */
+export async function currentCodes(db: Db, tenantId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ code: subscriptions.code })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, tenantId), isCurrentSubscriptionSql()));
+  return new Set(rows.map((row) => row.code));
+}
+
+/** A tenant's children, when the principal may manage the tenant (users and agents see none). */
+export async function listChildren(db: Db, principal: Principal, tenantId: string) {
+  if (!canManage(principal)) return [];
+  const parent = await readableTenant(db, principal, tenantId);
+  if (!parent) return [];
+  return db.select().from(tenants).where(eq(tenants.parentTenantId, tenantId)).orderBy(asc(tenants.name));
+}
+
+/** The tenant whose info.domain is `domain`, inside the subtree of `tenantId` and within the principal's reach. */
+export async function findTenantByDomain(db: Db, principal: Principal, tenantId: string, domain: string) {
+  const scope = await readableTenant(db, principal, tenantId);
+  if (!scope) return undefined;
+  const [found] = await db
+    .select()
+    .from(tenants)
+    .where(sql`lower(${tenants.info}->>'domain') = ${domain.trim().toLowerCase()}`)
+    .limit(1);
+  if (!found) return undefined;
+  const inScope =
+    (await isSameOrAncestor(db, scope.tenantId, found.tenantId)) &&
+    (await canReachTenant(db, principal, found.tenantId));
+  return inScope ? found : undefined;
+}
+
+const catalogueNames = (codes: string[]) =>
+  codes.map((code) => SUBSCRIPTION_CATALOGUE[code as FeatureCode]?.name ?? code).join(', ');
+
+/**
+ * Creates a child of `parentId` (default: the caller's tenant) with type childType(parent), its API credential
+ * (the secret is returned here, once) and a subscription for each requested code the parent holds.
+ */
+export async function createTenant(
+  ctx: AccountsContext,
+  actor: Actor,
+  parentId: string | undefined,
+  body: CreateAccountBody,
+) {
+  const { db } = ctx;
+  const { principal } = actor;
+  const parent = await manageableTenant(db, principal, parentId ?? principal.tenantId);
+  const whose = parent.tenantId === principal.tenantId ? 'Your organisation' : 'This organisation';
+  if (parent.type === '3') throw forbidden('A client organisation cannot create organisations.');
+  if (parent.type === '2' && !(await tenantHoldsFeature(db, parent.tenantId, 'subtenant'))) {
+    throw forbidden(`${whose} has no ${SUBSCRIPTION_CATALOGUE.subtenant.name} subscription.`);
+  }
+  const codes = [...new Set(body.subscriptions)];
+  const held = await currentCodes(db, parent.tenantId);
+  const missing = codes.filter((code) => !held.has(code));
+  if (missing.length > 0) {
+    throw new AppError(
+      403,
+      'subscription_not_held',
+      `${whose} cannot pass on subscriptions it does not hold: ${catalogueNames(missing)}.`,
+    );
+  }
+  const info = compact(body.info);
+  await assertDomainFree(db, info.domain);
+
+  const tenantId = shortId();
+  const key = newCredentialKey();
+  const secret = newCredentialSecret();
+  const { secret: serverSecret } = await ctx.auth.$context;
+  const by = actorId(principal);
+  try {
+    return await db.transaction(async (tx) => {
+      const [tenant] = await tx
+        .insert(tenants)
+        .values({
+          tenantId,
+          parentTenantId: parent.tenantId,
+          name: body.name,
+          type: childType(parent.type),
+          address: compact(body.address),
+          info,
+          createdBy: by,
+          updatedBy: by,
+        })
+        .returning();
+      await tx.insert(credentials).values({
+        tenantId,
+        key,
+        secretHash: hashCredentialSecret(serverSecret, secret),
+        secretLast4: secret.slice(-4),
+        createdBy: by,
+        updatedBy: by,
+      });
+      const subscriptionRows = await tx
+        .insert(subscriptions)
+        .values(
+          codes.map((code) => ({
+            tenantId,
+            code,
+            info: { code, ...SUBSCRIPTION_CATALOGUE[code] },
+            createdBy: by,
+            updatedBy: by,
+          })),
+        )
+        .returning();
+      await writeAudit(tx, actor, {
+        tenantId,
+        action: 'tenant.create',
+        target: `tenant:${tenantId}`,
+        details: { parent_tenant_id: parent.tenantId, type: tenant!.type, subscriptions: codes },
+      });
+      await writeAudit(tx, actor, {
+        tenantId,
+        action: 'credential.create',
+        target: `credential:${key}`,
+        details: { key },
+      });
+      return {
+        tenant: tenant!,
+        credential: { key, secret },
+        subscriptions: subscriptionRows.sort((a, b) => a.code.localeCompare(b.code)),
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw domainTaken();
+    throw error;
+  }
+}
+
+/**
+ * Replaces name, address and info. `is_active` changes only when a parent's administrator (any ancestor's) or a
+ * master sends it; deactivating also ends the sessions of the tenant's users.
+ */
+export async function updateTenant(
+  ctx: AccountsContext,
+  actor: Actor,
+  tenantId: string,
+  body: UpdateAccountBody,
+) {
+  const { db } = ctx;
+  const { principal } = actor;
+  const tenant = await manageableTenant(db, principal, tenantId);
+  const isActive = body.is_active ?? tenant.isActive;
+  if (isActive !== tenant.isActive) {
+    const fromAbove = principal.role === 'master' || tenant.tenantId !== principal.tenantId;
+    if (!fromAbove) {
+      throw forbidden('Only the parent organisation can activate or deactivate this organisation.');
+    }
+    if (tenant.type === '1') throw forbidden('The platform organisation cannot be deactivated.');
+  }
+  const info = compact(body.info);
+  await assertDomainFree(db, info.domain, tenant.tenantId);
+  try {
+    return await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(tenants)
+        .set({
+          name: body.name,
+          address: compact(body.address),
+          info,
+          isActive,
+          updatedBy: actorId(principal),
+          updatedAt: new Date(),
+        })
+        .where(eq(tenants.tenantId, tenant.tenantId))
+        .returning();
+      if (!isActive && tenant.isActive) {
+        const members = tx.select({ id: users.id }).from(users).where(eq(users.tenantId, tenant.tenantId));
+        await tx.delete(authSessions).where(inArray(authSessions.userId, members));
+      }
+      await writeAudit(tx, actor, {
+        tenantId: tenant.tenantId,
+        action: 'tenant.update',
+        target: `tenant:${tenant.tenantId}`,
+        details: isActive === tenant.isActive ? {} : { is_active: isActive },
+      });
+      return updated!;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw domainTaken();
+    throw error;
+  }
 }
 
 /** A tenant's user looked up by e-mail or id, with whether the e-mail is verified. */

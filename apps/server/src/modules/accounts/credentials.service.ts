@@ -1,0 +1,87 @@
+import { eq } from 'drizzle-orm';
+import { credentials, type CredentialRow } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { actorId } from '../../plugins/principal';
+import {
+  type AccountsContext,
+  type Actor,
+  conflict,
+  findCredential,
+  isUniqueViolation,
+  manageableTenant,
+  writeAudit,
+} from './accounts.service';
+import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
+
+export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
+
+/** The new key and, when it changed, the new secret in full (the only time anybody sees it). */
+export interface CredentialChanged {
+  row: CredentialRow;
+  secret: string | null;
+}
+
+const noCredential = () => notFound('This organisation has no credential yet. Create one first.');
+
+/**
+ * Creates (409 when one exists), resets (new key and secret), or regenerates the key or the secret of a
+ * tenant's API credential. Every change writes an audit row; the secret is only ever stored as a hash.
+ */
+export async function changeCredential(
+  ctx: AccountsContext,
+  actor: Actor,
+  tenantId: string,
+  change: CredentialChange,
+): Promise<CredentialChanged> {
+  const { db } = ctx;
+  const tenant = await manageableTenant(db, actor.principal, tenantId);
+  const existing = await findCredential(db, tenant.tenantId);
+  if (change === 'create' && existing) {
+    throw conflict('This organisation already has a credential. Reset it to get a new secret.');
+  }
+  if (change !== 'create' && !existing) throw noCredential();
+
+  const newKey = change === 'secret' ? existing!.key : newCredentialKey();
+  const secret = change === 'key' ? null : newCredentialSecret();
+  const { secret: serverSecret } = await ctx.auth.$context;
+  const by = actorId(actor.principal);
+  const secretFields = secret
+    ? { secretHash: hashCredentialSecret(serverSecret, secret), secretLast4: secret.slice(-4) }
+    : {};
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = existing
+        ? await tx
+            .update(credentials)
+            .set({ key: newKey, ...secretFields, updatedBy: by, updatedAt: new Date() })
+            .where(eq(credentials.id, existing.id))
+            .returning()
+        : await tx
+            .insert(credentials)
+            .values({
+              tenantId: tenant.tenantId,
+              key: newKey,
+              secretHash: secretFields.secretHash!,
+              secretLast4: secretFields.secretLast4!,
+              createdBy: by,
+              updatedBy: by,
+            })
+            .returning();
+      await writeAudit(tx, actor, {
+        tenantId: tenant.tenantId,
+        action: `credential.${change}`,
+        target: `credential:${newKey}`,
+        details: {
+          key: newKey,
+          ...(existing && existing.key !== newKey ? { previous_key: existing.key } : {}),
+          secret_changed: secret !== null,
+        },
+      });
+      return { row: row!, secret };
+    });
+  } catch (error) {
+    // Two concurrent creates: the second finds the unique tenant_id taken.
+    if (isUniqueViolation(error)) throw conflict('This organisation already has a credential.');
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+import {
+  CreateUserBodySchema,
+  ProfileLookupSchema,
+  UpdateUserBodySchema,
+  UserListQuerySchema,
+  UserListSchema,
+  UserResultSchema,
+} from '@omnibot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { presentProfile } from './accounts.presenter';
+import { canManage, findProfile, readableTenant } from './accounts.service';
+import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
+import { createUser, listUsers, updateUser } from './users.service';
+
+const notFoundItem = [{ code: 404, message: 'User not found' }];
+
+export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { ctx, guard }) => {
+  const { db } = ctx;
+
+  app.get(
+    '/v1/Account/:tenant_id/User',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary: "A page of the tenant's users (?page, page_size 1-100, q, sort, order)",
+        params: TenantParamsSchema,
+        querystring: UserListQuerySchema,
+        response: { 200: UserListSchema },
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const page = await listUsers(db, request.principal!, request.params.tenant_id, query);
+      if (!page) return { code: 404 as const, message: 'Account not found' };
+      return {
+        code: 200 as const,
+        items: page.rows.map((row) => presentProfile(row.user, row.emailVerified)),
+        total: page.total,
+        page: query.page,
+        page_size: query.page_size,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/Account/:tenant_id/User/:key',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary: "A tenant's user by e-mail (type=email) or id (type=user_id)",
+        params: TenantParamsSchema.extend({ key: z.string().min(1).max(254) }),
+        querystring: z.object({ type: z.enum(['email', 'user_id']) }),
+        response: { 200: ProfileLookupSchema },
+      },
+    },
+    async (request) => {
+      const { tenant_id, key } = request.params;
+      const principal = request.principal!;
+      if (!(await readableTenant(db, principal, tenant_id))) return notFoundItem;
+      const found = await findProfile(db, tenant_id, request.query.type, key);
+      // Users and agents may read their own profile only.
+      const mayRead =
+        found && (canManage(principal) || (principal.kind === 'user' && found.user.id === principal.userId));
+      return mayRead ? [presentProfile(found.user, found.emailVerified)] : notFoundItem;
+    },
+  );
+
+  app.post(
+    '/v1/Account/:tenant_id/User',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary: 'Create a user and mail an invitation with a set-password link (72 hours)',
+        params: TenantParamsSchema,
+        body: CreateUserBodySchema,
+        response: { 201: UserResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await createUser(ctx, actorOf(request), request.params.tenant_id, request.body);
+      return reply
+        .status(201)
+        .send({ code: 201 as const, user: presentProfile(created.user, created.emailVerified) });
+    },
+  );
+
+  app.put(
+    '/v1/Account/:tenant_id/User/:id',
+    {
+      onRequest: guard,
+      schema: {
+        tags: TAGS,
+        summary: 'Update a user: own profile for anybody; role and is_active for administrators',
+        params: TenantParamsSchema.extend({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+        body: UpdateUserBodySchema,
+        response: { 200: UserResultSchema },
+      },
+    },
+    async (request) => {
+      const { tenant_id, id } = request.params;
+      const updated = await updateUser(ctx, actorOf(request), tenant_id, id, request.body);
+      return { code: 200 as const, user: presentProfile(updated.user, updated.emailVerified) };
+    },
+  );
+};
