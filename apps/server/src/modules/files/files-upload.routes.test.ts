@@ -151,14 +151,19 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
         endpoint: `${base}${FILES_UPLOAD_PATH}`,
         chunkSize: MiB,
         headers: { cookie: w.alice },
-        // The client's claimed type is ignored.
-        metadata: { filename: 'photo.png', filetype: 'text/html' },
+        // The client's claimed type and tenant are ignored: the type comes from the bytes, the tenant from the session.
+        metadata: { filename: 'photo.png', filetype: 'text/html', tenant_id: w.tenantB, tenant: w.tenantB },
         onSuccess: () => resolve(),
         onError: reject,
       }).start();
     });
     const [row] = await w.t.database.db.select().from(files).where(eq(files.path, 'photo.png'));
-    expect(row).toMatchObject({ contentType: 'image/png', sha256: sha256(png), size: png.length });
+    expect(row).toMatchObject({
+      tenantId: w.tenantA,
+      contentType: 'image/png',
+      sha256: sha256(png),
+      size: png.length,
+    });
   });
 
   it('refuses a file over FILE_MAX_BYTES with 413 before storing a byte', async () => {
