@@ -95,6 +95,8 @@ export async function startServer({
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
+      // The browser's origin: mailed links and session cookies must point where the tests browse.
+      PUBLIC_URL: url,
       DATA_DIR: dataDir,
       ...env,
     },
