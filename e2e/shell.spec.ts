@@ -1,5 +1,10 @@
 import type { Page } from '@playwright/test';
+import { signInWithApi } from './support/identity';
 import { expect, test } from './support/server';
+
+// The shell needs a signed-in user: the master, with a password set for scripted installs.
+const MASTER = { email: 'admin@example.com', password: 'Shell-Spec-Master-Passw0rd' };
+test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password } });
 
 const colorScheme = (page: Page) => page.locator('html');
 const appMode = (page: Page) => page.evaluate(() => window.localStorage.getItem('appMode'));
@@ -14,6 +19,8 @@ async function chooseDisplayMode(page: Page, mode: 'Dark' | 'Light') {
 }
 
 test.describe('console shell', () => {
+  test.beforeEach(async ({ page, baseURL }) => signInWithApi(page, baseURL!, MASTER.email, MASTER.password));
+
   test('Dark and Light display modes are remembered across reloads, without a flash', async ({ page }) => {
     // On every load, note the theme attribute as the <body> appears: a blocking script in <head> must
     // have set it by then, before the app's own scripts run and before anything is painted.
@@ -123,7 +130,9 @@ test.describe('console shell', () => {
     const footer = page.getByRole('contentinfo');
     await expect(footer).toContainText(`© ${new Date().getFullYear()} Omnibot`);
   });
+});
 
+test.describe('server pages beside the console', () => {
   test('unknown API paths answer JSON 404s, never the console', async ({ request }) => {
     for (const path of ['/v1/no-such-thing', '/api/no-such-thing']) {
       const response = await request.get(path);

@@ -1,18 +1,21 @@
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouteErrorBoundary } from '../components/errors/route-error-boundary';
 import { lazyRoute } from '../lib/preload-error';
+import { stubAuthApi } from '../test/fake-auth-api';
 import { TestProviders } from '../test/test-providers';
 import { routes } from './router';
 
 const renderAt = (path: string, table: RouteObject[] = routes) => {
   const router = createMemoryRouter(table, { initialEntries: [path] });
-  render(<RouterProvider router={router} />, { wrapper: TestProviders });
-  return router;
+  const { unmount } = render(<RouterProvider router={router} />, { wrapper: TestProviders });
+  return Object.assign(router, { unmount });
 };
 
 describe('the route table', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
   it('loads every route lazily', () => {
     const all: RouteObject[] = [];
     const walk = (list: RouteObject[]) =>
@@ -25,13 +28,54 @@ describe('the route table', () => {
     for (const route of all) expect(typeof route.lazy).toBe('function');
   });
 
-  it('sends / to the menu search for now', async () => {
+  it('shows the sign-in page at / and /login when signed out', async () => {
+    stubAuthApi();
+    for (const path of ['/', '/login']) {
+      const router = renderAt(path);
+      expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe(path);
+      // Outside the shell.
+      expect(screen.queryByRole('navigation', { name: 'Main menu' })).not.toBeInTheDocument();
+      router.unmount();
+    }
+  });
+
+  it('sends a signed-out visitor of any console page to /login, keeping the page in ?next=', async () => {
+    stubAuthApi();
+    window.sessionStorage.setItem('tenant_name', 'Left over');
+    const router = renderAt('/user?page=2');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toBe('?next=%2Fuser%3Fpage%3D2');
+    expect(window.sessionStorage.getItem('tenant_name')).toBeNull();
+  });
+
+  it('leaves the other signed-out pages open', async () => {
+    stubAuthApi();
+    for (const [path, heading] of [
+      ['/register', 'Register'],
+      ['/register/success', 'Registration Successfull!!'],
+      ['/bot/forgot', 'Forgot password?'],
+      ['/bot/password?token=abc', 'Choose a new password'],
+    ] as const) {
+      const router = renderAt(path);
+      expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe(path.split('?')[0]);
+      router.unmount();
+    }
+  });
+
+  it('moves a signed-in user from / to the landing page, inside the shell', async () => {
+    stubAuthApi({ signedIn: true });
     const router = renderAt('/');
     expect(await screen.findByRole('heading', { name: 'Menu search' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/extra/search');
+    expect(screen.getByText('Acme Support')).toBeInTheDocument();
+    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {
+    stubAuthApi({ signedIn: true });
     renderAt('/user');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');

@@ -16,11 +16,36 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => null,
     children: [
       {
+        // The sign-in page, outside the shell; `/` is the sign-in page too (spec section 2).
+        id: 'sign-in',
+        lazy: lazyRoute(() => import('./routes/auth/sign-in-layout')),
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          leaf({ index: true, lazy: lazyRoute(() => import('./routes/auth/login-page')) }),
+          leaf({ path: 'login', lazy: lazyRoute(() => import('./routes/auth/login-page')) }),
+        ],
+      },
+      {
+        // The other pages a signed-out visitor may open, on the same centred layout.
+        id: 'auth',
+        lazy: lazyRoute(() => import('./routes/auth/auth-layout')),
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          leaf({ path: 'register', lazy: lazyRoute(() => import('./routes/auth/register-page')) }),
+          leaf({
+            path: 'register/success',
+            lazy: lazyRoute(() => import('./routes/auth/register-success-page')),
+          }),
+          leaf({ path: 'bot/forgot', lazy: lazyRoute(() => import('./routes/auth/forgot-password-page')) }),
+          leaf({ path: 'bot/password', lazy: lazyRoute(() => import('./routes/auth/reset-password-page')) }),
+        ],
+      },
+      {
+        // Every other path needs a signed-in user whose start-up flow has finished (RequireSession).
         id: 'shell',
         lazy: lazyRoute(() => import('./routes/app/shell')),
         ErrorBoundary: RouteErrorBoundary,
         children: [
-          leaf({ index: true, lazy: lazyRoute(() => import('./routes/app/home')) }),
           leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
           // Inside the shell, so the menu stays at hand on an unknown path.
           leaf({ path: '*', lazy: lazyRoute(() => import('./routes/not-found')) }),

@@ -2,6 +2,15 @@
 export const paths = {
   home: '/',
   login: '/login',
+  register: '/register',
+  registerSuccess: '/register/success',
+  forgotPassword: '/bot/forgot',
+  resetPassword: '/bot/password',
+  /**
+   * Where sign-in lands when no `?next=` says otherwise. The spec's home is /bot/integration, which a later
+   * issue registers; until then it would be the error page, so the menu search (always there) it is.
+   */
+  afterSignIn: '/extra/search',
   /** The header brand link (spec section 2). */
   brand: '/bot/integration',
   menuSearch: {
@@ -9,3 +18,13 @@ export const paths = {
     getHref: (query: string) => `/extra/search?${new URLSearchParams({ q: query }).toString()}`,
   },
 } as const;
+
+/** Pages a signed-out visitor may open (issue 3); every other path sends them to /login. */
+export const PUBLIC_PATHS: readonly string[] = [
+  paths.home,
+  paths.login,
+  paths.register,
+  paths.registerSuccess,
+  paths.forgotPassword,
+  paths.resetPassword,
+];

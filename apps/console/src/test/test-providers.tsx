@@ -1,6 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { createQueryClient } from '../lib/query-client';
 import { SessionContext, type Session } from '../lib/session';
 import { appModeColorSchemeManager, DEFAULT_APP_MODE, theme } from '../lib/theme';
 
@@ -17,6 +19,8 @@ export function TestProviders({
   children: ReactNode;
   session?: Session | null;
 }) {
+  // A fresh cache per render, so no test sees another's answers.
+  const [queryClient] = useState(createQueryClient);
   return (
     <MantineProvider
       theme={theme}
@@ -24,7 +28,9 @@ export function TestProviders({
       defaultColorScheme={DEFAULT_APP_MODE}
       env="test"
     >
-      <SessionContext value={session}>{children}</SessionContext>
+      <QueryClientProvider client={queryClient}>
+        <SessionContext value={session}>{children}</SessionContext>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -3,18 +3,21 @@ import { Notifications } from '@mantine/notifications';
 import { Outlet } from 'react-router';
 import { RouteProgress } from '../../components/layout/route-progress';
 import { ScrollToTop } from '../../components/layout/scroll-to-top';
+import { SessionProvider } from '../../features/auth/components/session-provider';
 
 /** Spec section 9: toast delay 5000 ms. */
 const TOAST_DELAY_MS = 5000;
 
-/** Root of every route: the top progress bar, toasts, and scroll-to-top on route change. */
+/** Root of every route: the top progress bar, toasts, scroll-to-top on route change, and who is signed in. */
 export function Component() {
   return (
     <>
       <RouteProgress />
       <ScrollToTop />
       <Notifications autoClose={TOAST_DELAY_MS} />
-      <Outlet />
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
     </>
   );
 }

@@ -1,10 +1,13 @@
 import { Outlet } from 'react-router';
 import { AppLayout } from '../../../components/layout/app-layout';
+import { RequireSession } from '../../../features/auth/components/require-session';
 
 export function Component() {
   return (
-    <AppLayout>
-      <Outlet />
-    </AppLayout>
+    <RequireSession>
+      <AppLayout>
+        <Outlet />
+      </AppLayout>
+    </RequireSession>
   );
 }
