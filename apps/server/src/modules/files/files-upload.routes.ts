@@ -12,13 +12,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerRequest } from 'srvx';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { AppError } from '../../lib/errors';
-import type { Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../plugins/principal';
 import { isUploadId, normalizeName, normalizeStoragePath } from '../../storage/path';
 import { SNIFF_BYTES, sniffContentType } from '../../storage/sniff';
 import type { Auth } from '../auth/auth';
 import { requireFilesPrincipal } from './files.guard';
 import {
-  actorOf,
   assertCanWrite,
   commitUpload,
   findUpload,
@@ -140,7 +139,7 @@ export function createTusServer(deps: FilesDeps, log: FastifyInstance['log']) {
         folder,
         name,
         size: upload.size,
-        uploadedBy: actorOf(principal),
+        uploadedBy: actorId(principal),
       });
       return {
         metadata: {

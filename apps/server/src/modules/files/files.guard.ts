@@ -6,7 +6,7 @@ import type { Auth } from '../auth/auth';
 
 /** requirePrincipal (session or API credential), answering the storage code of spec section 8 when nobody is signed in. */
 export function requireFilesPrincipal(auth: Auth, db: Db) {
-  const guard = requirePrincipal(auth, db);
+  const guard = requirePrincipal(auth, db, { credentials: true });
   return async (request: FastifyRequest) => {
     try {
       await guard(request);

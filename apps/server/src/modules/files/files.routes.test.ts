@@ -1,4 +1,4 @@
-import { FileListingSchema, type FileItem, type FileListing } from '@omnibot/contracts';
+import { FILES_UPLOAD_PATH, FileListingSchema, type FileItem, type FileListing } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files } from '../../db/schema';
@@ -6,7 +6,15 @@ import { TRAVERSAL_ATTEMPTS } from '../../storage/traversal-cases';
 import { createUrlSigner } from '../../storage/url-signer';
 import { pathOf, registerVerified, sessionCookie } from '../../test/app';
 import { S3_SKIP_NOTICE, S3_TEST } from '../../test/s3-storage';
-import { BACKENDS, createFilesWorld, injectUpload, makeAgent, type FilesWorld } from './files.test-support';
+import {
+  BACKENDS,
+  basicCredential,
+  createFilesWorld,
+  encodeMetadata,
+  injectUpload,
+  makeAgent,
+  type FilesWorld,
+} from './files.test-support';
 import { loadFilesUrlSecret } from './files.service';
 
 const PNG = Buffer.concat([
@@ -345,6 +353,46 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     for (const key of before) expect(key.startsWith(prefix), key).toBe(true);
     const rowsAfter = await w.t.database.db.select().from(files).where(eq(files.tenantId, w.tenantA));
     expect(rowsAfter).toEqual(rowsBefore);
+  });
+
+  it('accepts a tenant API credential (HTTP Basic) for uploads and the REST calls, in its own tenant', async () => {
+    const authorization = await basicCredential(w.t, w.tenantB);
+    const bytes = Buffer.from('uploaded by a robot');
+    const created = await w.t.app.inject({
+      method: 'POST',
+      url: FILES_UPLOAD_PATH,
+      headers: {
+        authorization,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(bytes.length),
+        'upload-metadata': encodeMetadata({ filename: 'robot.txt', folder: 'robots' }),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const finished = await w.t.app.inject({
+      method: 'PATCH',
+      url: created.headers.location!,
+      headers: {
+        authorization,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: bytes,
+    });
+    expect(finished.statusCode).toBe(204);
+    const [row] = await w.t.database.db.select().from(files).where(eq(files.path, 'robots/robot.txt'));
+    expect(row).toMatchObject({ tenantId: w.tenantB, size: bytes.length });
+    expect(row!.uploadedBy).toMatch(/^credential:/u);
+    const listed = await w.t.app.inject({ url: '/v1/files?path=robots', headers: { authorization } });
+    expect(listed.json<FileListing>().items.map((i) => i.name)).toEqual(['robot.txt']);
+    expect((await call('GET', '/v1/files?path=robots', w.alice)).statusCode).toBe(404);
+    const wrong = await w.t.app.inject({
+      url: '/v1/files',
+      headers: { authorization: `Basic ${Buffer.from('nobody:nothing').toString('base64')}` },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: 'storage/unauthenticated' });
   });
 
   it('reports usage against the quota and lets agents read but not write', async () => {

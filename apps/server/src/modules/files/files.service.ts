@@ -12,7 +12,7 @@ import {
 } from '../../db/schema';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import type { Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
 import { objectNotFound } from '../../storage/driver';
 import {
@@ -38,14 +38,9 @@ const folderNotFound = () => objectNotFound('No folder exists at this path.');
 const forbiddenWrite = () =>
   new AppError(403, 'storage/unauthorized', 'Your role may read files but not change them.');
 
-/** Who a row records as its author: the user, or the kind of principal (an API credential has no user). */
-export function actorOf(principal: Principal): string {
-  return 'userId' in principal && typeof principal.userId === 'string' ? principal.userId : principal.kind;
-}
-
 /** Agents answer chats: they may read the tenant's files but not change them. */
 export function assertCanWrite(principal: Principal) {
-  if ((principal as { role?: unknown }).role === 'agent') throw forbiddenWrite();
+  if (principal.role === 'agent') throw forbiddenWrite();
 }
 
 /** The secret that signs local download URLs: generated once per installation, kept in system_settings. */
@@ -229,7 +224,7 @@ export async function createFolder(deps: FilesDeps, principal: Principal, rawPat
   const { tenantId } = principal;
   return withTenantLock(deps.db, tenantId, async (tx) => {
     if (await isTaken(tx, tenantId, path)) throw alreadyExists();
-    await ensureFolders(tx, tenantId, path, actorOf(principal));
+    await ensureFolders(tx, tenantId, path, actorId(principal));
     const [row] = await tx
       .select()
       .from(folders)

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FILES_UPLOAD_PATH, UPLOAD_FILE_PATH_HEADER } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
-import { subscriptions, tenants, users } from '../../db/schema';
+import { credentials, subscriptions, tenants, users } from '../../db/schema';
+import { hashCredentialSecret } from '../accounts/credential-secrets';
 import { tenantPrefix } from '../../storage/path';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
 import { openS3TestDriver, s3TestEnv, S3_TEST } from '../../test/s3-storage';
@@ -158,4 +159,18 @@ export async function injectUpload(
   });
   if (patched.statusCode !== 204) throw new Error(`patch failed: ${patched.statusCode} ${patched.body}`);
   return decodeURIComponent(String(patched.headers[UPLOAD_FILE_PATH_HEADER]));
+}
+
+/** Gives a tenant an API credential; answers its `Authorization: Basic` header value. */
+export async function basicCredential(t: TestApp, tenantId: string): Promise<string> {
+  const key = `files${tenantId.replaceAll('-', '')}`.slice(0, 24);
+  const secret = `secret-${tenantId}-0123456789abcdefghijklmnop`;
+  const { secret: serverSecret } = await t.app.auth.$context;
+  await t.database.db.insert(credentials).values({
+    tenantId,
+    key,
+    secretHash: hashCredentialSecret(serverSecret, secret),
+    secretLast4: secret.slice(-4),
+  });
+  return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 }
