@@ -28,7 +28,7 @@ test('the master signs in with the printed one-time password, must choose a new 
   const credential = page.waitForResponse((response) =>
     /\/v1\/Account\/[^/]+\/credential$/.test(response.url()),
   );
-  await page.getByRole('button', { name: 'Set new password and continue' }).click();
+  await page.getByRole('button', { name: 'Set new password' }).click();
   expect(await (await credential).json()).toEqual({ code: 404, message: 'No credential' });
 
   await expect(page).toHaveURL(/\/extra\/search\?q=Users$/);

@@ -7,17 +7,19 @@ import { z } from 'zod';
 import { paths } from '../../../config/paths';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 import { errorCode, errorMessage } from '../utils/error-message';
+import { withMissingEmail } from '../utils/form-errors';
 import { AuthHeading } from './auth-frame';
 
 const ForgotPasswordFormSchema = z.object({ email: EmailSchema });
 type ForgotPasswordForm = z.infer<typeof ForgotPasswordFormSchema>;
+const resolve = schemaResolver(ForgotPasswordFormSchema, { sync: true });
 
 /** Asks for a reset mail; the answer is the same whether or not the address has an account. */
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset();
   const form = useForm<ForgotPasswordForm>({
     initialValues: { email: '' },
-    validate: schemaResolver(ForgotPasswordFormSchema, { sync: true }),
+    validate: (values) => withMissingEmail(resolve(values), values.email),
     validateInputOnBlur: true,
   });
 

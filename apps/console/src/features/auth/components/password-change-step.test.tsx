@@ -14,7 +14,7 @@ async function changePassword(current: string) {
   await user.type(await screen.findByLabelText(/^Current \(one-time\) password/), current);
   await user.type(screen.getByLabelText(/^New password/), NEW_PASSWORD);
   await user.type(screen.getByLabelText(/^Confirm new password/), NEW_PASSWORD);
-  await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
+  await user.click(screen.getByRole('button', { name: 'Set new password' }));
 }
 
 const renderGuarded = () =>

@@ -112,7 +112,7 @@ export function PasswordChangeStep({ user }: { user: SessionUser }) {
             leftSection={<IconLock size={16} stroke={1.6} />}
             loading={change.isPending || isContinuing}
           >
-            Set new password and continue
+            Set new password
           </Button>
           <Button variant="subtle" color="gray" fullWidth onClick={() => void auth.signOut()}>
             Sign out

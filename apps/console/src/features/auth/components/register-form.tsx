@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSignUp } from '../api/sign-up';
 import { errorCode, errorMessage } from '../utils/error-message';
+import { withMissingEmail } from '../utils/form-errors';
 import { weakPasswordError } from '../utils/password-strength';
 import { AuthHeading } from './auth-frame';
 import { PasswordStrengthMeter } from './password-strength-meter';
@@ -29,7 +30,7 @@ export function RegisterForm() {
   const form = useForm<RegisterBody>({
     initialValues: { email: '', password: '', name: '' },
     validate: (values) => {
-      const errors = resolve(values);
+      const errors = withMissingEmail(resolve(values), values.email);
       const weak = errors.password ? null : weakPasswordError(values.password, [values.email, values.name]);
       return weak ? { ...errors, password: weak } : errors;
     },

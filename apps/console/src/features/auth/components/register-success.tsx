@@ -26,7 +26,7 @@ export function RegisterSuccess({ email }: { email: string | null }) {
           <Text size="sm" c="dimmed">
             Nothing arrived after a few minutes? Check your spam folder, or:
           </Text>
-          <ResendVerificationButton getEmail={() => email} variant="default" />
+          <ResendVerificationButton getEmail={() => email} />
         </Stack>
       )}
       <Button component={Link} to={paths.login} fullWidth>

@@ -7,11 +7,10 @@ import { errorMessage } from '../utils/error-message';
 interface ResendVerificationButtonProps {
   /** The address to send to, or null when there is none yet (the caller then says what is missing). */
   getEmail: () => string | null;
-  variant?: 'filled' | 'light' | 'default';
 }
 
 /** "Send verification email again", with the outcome said right under it. */
-export function ResendVerificationButton({ getEmail, variant = 'light' }: ResendVerificationButtonProps) {
+export function ResendVerificationButton({ getEmail }: ResendVerificationButtonProps) {
   const send = useSendVerificationEmail();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -25,7 +24,7 @@ export function ResendVerificationButton({ getEmail, variant = 'light' }: Resend
   return (
     <Stack gap={6} align="flex-start">
       <Button
-        variant={variant}
+        variant="default"
         size="xs"
         leftSection={<IconMailForward size={16} stroke={1.6} />}
         loading={send.isPending}

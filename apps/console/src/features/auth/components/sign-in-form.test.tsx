@@ -32,9 +32,12 @@ describe('SignInForm', () => {
   it('shows what is wrong before anything is sent', async () => {
     const api = stubAuthApi();
     renderSignIn();
-    await fillAndSubmit('not-an-address', '');
+    const user = await fillAndSubmit('not-an-address', '');
     expect(await screen.findByText(AUTH_MESSAGES.invalidEmail)).toBeInTheDocument();
     expect(screen.getByText('Enter your password')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText(/E-mail/));
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter your e-mail address')).toBeInTheDocument();
     expect(api.calls()).toEqual(['GET /v1/session']);
   });
 

@@ -6,10 +6,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSignIn } from '../api/sign-in';
+import { withMissingEmail } from '../utils/form-errors';
 import { errorCode, errorMessage } from '../utils/error-message';
 import { useAuth } from './auth-context';
 import { AuthHeading } from './auth-frame';
 import { ResendVerificationButton } from './resend-verification-button';
+
+const resolve = schemaResolver(SignInBodySchema, { sync: true });
 
 interface SignInFormProps {
   /** `?verified=1`: the visitor comes from the verification link. */
@@ -26,7 +29,7 @@ export function SignInForm({ verified = false, verificationError = null }: SignI
   const [failure, setFailure] = useState<{ error: unknown; email: string } | null>(null);
   const form = useForm<SignInBody>({
     initialValues: { email: '', password: '' },
-    validate: schemaResolver(SignInBodySchema, { sync: true }),
+    validate: (values) => withMissingEmail(resolve(values), values.email),
     validateInputOnBlur: true,
   });
 
