@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DeleteFolderQuerySchema,
   extensionOf,
+  FileNameSchema,
   FileListingSchema,
   FileListQuerySchema,
   isAudio,
@@ -127,5 +128,33 @@ describe('file contracts', () => {
     ]) {
       expect(STORAGE_ERRORS, code).toHaveProperty([`storage/${code}`]);
     }
+  });
+});
+
+describe('FileNameSchema (a name the server accepts)', () => {
+  it('accepts ordinary names, trimmed', () => {
+    expect(FileNameSchema.parse('  report 2026.pdf ')).toBe('report 2026.pdf');
+    expect(FileNameSchema.parse('Übersicht (1).png')).toBe('Übersicht (1).png');
+    expect(FileNameSchema.parse('.env')).toBe('.env');
+  });
+
+  it.each([
+    ['', 'Enter a name'],
+    ['   ', 'Enter a name'],
+    ['a/b', 'slash'],
+    ['a\\b', 'slash'],
+    ['a\uff0fb', 'slash'],
+    ['.', '"." or ".."'],
+    ['..', '"." or ".."'],
+    ['\uff0e\uff0e', '"." or ".."'],
+    ['a\u0000b', 'control'],
+    ['evil\u202egnp.exe', 'control'],
+    ['a%2fb', '"%" codes'],
+    ['C:evil', 'drive letter'],
+    ['é'.repeat(128), 'at most 255 bytes'],
+  ])('rejects %j (%s)', (name, message) => {
+    const result = FileNameSchema.safeParse(name);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toContain(message);
   });
 });

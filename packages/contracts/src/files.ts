@@ -70,6 +70,31 @@ export type StorageErrorCode = keyof typeof STORAGE_ERRORS;
 const StoragePathSchema = z.string().max(4096);
 const NameSchema = z.string().min(1).max(1024);
 
+/** Longest file or folder name the server stores, in UTF-8 bytes. */
+export const FILE_NAME_MAX_BYTES = 255;
+// Same character classes as the server's path normaliser: controls, bidi and zero-width marks, slash look-alikes.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
+const NAME_SLASHES = /[/\\\u2215\u2044\u29f8\u29f9\ufe68\uff0f\uff3c]/u;
+
+/**
+ * One file or folder name as a form checks it before the server does (which applies the same rules):
+ * no slashes, not "." or "..", no drive letter, control characters or percent-encoding, at most 255 UTF-8 bytes.
+ */
+export const FileNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name')
+  .refine((name) => !NAME_SLASHES.test(name), 'A name may not contain a slash or a backslash')
+  .refine((name) => !/^[.\s]+$/u.test(name.normalize('NFKC')), 'A name may not be "." or ".."')
+  .refine((name) => !NAME_FORBIDDEN.test(name), 'A name may not contain control characters')
+  .refine((name) => !/%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu.test(name), 'A name may not contain "%" codes')
+  .refine((name) => !/^[a-z]:/iu.test(name.normalize('NFKC')), 'A name may not start with a drive letter')
+  .refine(
+    (name) => new TextEncoder().encode(name).length <= FILE_NAME_MAX_BYTES,
+    `A name may be at most ${FILE_NAME_MAX_BYTES} bytes long`,
+  );
+
 /** A file in a folder listing: the spec's name, url, type (extension) plus our extras. Extra keys pass. */
 export const FileItemSchema = z.looseObject({
   name: z.string(),
