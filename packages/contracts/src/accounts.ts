@@ -210,13 +210,20 @@ export const UpdateAccountBodySchema = z
 export type UpdateAccountBody = z.infer<typeof UpdateAccountBodySchema>;
 
 /** `?tenant_id=` of the list call (defaults to the caller's tenant) and of the create call (the parent). */
-export const AccountParentQuerySchema = z.object({ tenant_id: TenantIdSchema.optional() });
+export const AccountParentQuerySchema = z.object({ tenant_id: TenantIdSchema.optional() }).strict();
 
 /** `GET /v1/Account/{tenant_id}?type=domain&data=example.com` finds by domain. */
-export const AccountLookupQuerySchema = z.object({
-  type: z.literal('domain').optional(),
-  data: z.string().max(253).optional(),
-});
+export const AccountLookupQuerySchema = z
+  .object({
+    type: z.literal('domain').optional(),
+    data: DomainSchema.optional(),
+  })
+  .strict();
+
+/** Account-service calls refuse query parameters they do not know (400), like unknown body fields. */
+export const NoQuerySchema = z.object({}).strict();
+
+export const UserLookupQuerySchema = z.object({ type: z.enum(['email', 'user_id']) }).strict();
 
 export const NotFoundCodeSchema = z.object({ code: z.literal(404), message: z.string() });
 
@@ -366,14 +373,16 @@ export type UserResult = z.infer<typeof UserResultSchema>;
 
 export const USER_SORT_FIELDS = ['email', 'created_at', 'role'] as const;
 
-export const UserListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
-  /** Searched in e-mail, username, first and last name (case-insensitive). */
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(USER_SORT_FIELDS).default('email'),
-  order: z.enum(['asc', 'desc']).default('asc'),
-});
+export const UserListQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(20),
+    /** Searched in e-mail, username, first and last name (case-insensitive). */
+    q: z.string().trim().max(100).optional(),
+    sort: z.enum(USER_SORT_FIELDS).default('email'),
+    order: z.enum(['asc', 'desc']).default('asc'),
+  })
+  .strict();
 export type UserListQuery = z.infer<typeof UserListQuerySchema>;
 
 export const UserListSchema = z.union([

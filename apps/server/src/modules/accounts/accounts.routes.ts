@@ -7,6 +7,7 @@ import {
   AccountResultSchema,
   CreateAccountBodySchema,
   UpdateAccountBodySchema,
+  NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -110,6 +111,7 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
         tags: TAGS,
         summary: 'Replace name, address and info; is_active only by a parent administrator or a master',
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         body: UpdateAccountBodySchema,
         response: { 200: AccountResultSchema },
       },

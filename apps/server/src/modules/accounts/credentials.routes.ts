@@ -1,4 +1,9 @@
-import { CredentialSecretSchema, CredentialStatusSchema, EmptyBodySchema } from '@omnibot/contracts';
+import {
+  CredentialSecretSchema,
+  CredentialStatusSchema,
+  EmptyBodySchema,
+  NoQuerySchema,
+} from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { maskSecret } from './accounts.presenter';
 import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
@@ -35,6 +40,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = asyn
         tags: TAGS,
         summary: "The tenant's API credential, secret masked",
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: CredentialStatusSchema },
       },
     },
@@ -58,6 +64,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = asyn
         tags: TAGS,
         summary,
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         body: EmptyBodySchema,
         response: { [status]: CredentialSecretSchema },
       },

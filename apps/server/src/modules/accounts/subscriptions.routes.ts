@@ -4,6 +4,7 @@ import {
   SubscriptionLookupSchema,
   SubscriptionResultSchema,
   UpdateSubscriptionBodySchema,
+  NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,6 +26,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
         tags: TAGS,
         summary: "The tenant's subscriptions ({ code: 404 } when none)",
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: SubscriptionListSchema },
       },
     },
@@ -46,6 +48,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
         tags: TAGS,
         summary: 'One subscription',
         params: SubscriptionParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: SubscriptionLookupSchema },
       },
     },
@@ -65,6 +68,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
         tags: TAGS,
         summary: "Give a descendant tenant a code its parent holds (never the caller's own tenant)",
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         body: CreateSubscriptionBodySchema,
         response: { 201: SubscriptionResultSchema },
       },
@@ -83,6 +87,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
         tags: TAGS,
         summary: 'Activate or revoke a subscription and set its period (revoking cascades to descendants)',
         params: SubscriptionParamsSchema,
+        querystring: NoQuerySchema,
         body: UpdateSubscriptionBodySchema,
         response: { 200: SubscriptionResultSchema },
       },

@@ -1,18 +1,23 @@
 import {
   CreateUserBodySchema,
+  EmailSchema,
   ProfileLookupSchema,
   UpdateUserBodySchema,
   UserListQuerySchema,
   UserListSchema,
   UserResultSchema,
+  NoQuerySchema,
+  UserLookupQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { badRequest } from '../../lib/errors';
 import { presentProfile } from './accounts.presenter';
 import { canManage, findProfile, readableTenant } from './accounts.service';
 import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
 import { createUser, listUsers, updateUser } from './users.service';
 
+const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const notFoundItem = [{ code: 404, message: 'User not found' }];
 
 export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { ctx, guard }) => {
@@ -52,13 +57,17 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
         tags: TAGS,
         summary: "A tenant's user by e-mail (type=email) or id (type=user_id)",
         params: TenantParamsSchema.extend({ key: z.string().min(1).max(254) }),
-        querystring: z.object({ type: z.enum(['email', 'user_id']) }),
+        querystring: UserLookupQuerySchema,
         response: { 200: ProfileLookupSchema },
       },
     },
     async (request) => {
       const { tenant_id, key } = request.params;
       const principal = request.principal!;
+      const wellFormed =
+        request.query.type === 'email' ? EmailSchema.safeParse(key).success : USER_ID.test(key);
+      if (!wellFormed)
+        throw badRequest(`params.key: not a valid ${request.query.type === 'email' ? 'e-mail' : 'user id'}`);
       if (!(await readableTenant(db, principal, tenant_id))) return notFoundItem;
       const found = await findProfile(db, tenant_id, request.query.type, key);
       // Users and agents may read their own profile only.
@@ -76,6 +85,7 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
         tags: TAGS,
         summary: 'Create a user and mail an invitation with a set-password link (72 hours)',
         params: TenantParamsSchema,
+        querystring: NoQuerySchema,
         body: CreateUserBodySchema,
         response: { 201: UserResultSchema },
       },
@@ -95,7 +105,8 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
       schema: {
         tags: TAGS,
         summary: 'Update a user: own profile for anybody; role and is_active for administrators',
-        params: TenantParamsSchema.extend({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+        params: TenantParamsSchema.extend({ id: z.string().regex(USER_ID) }),
+        querystring: NoQuerySchema,
         body: UpdateUserBodySchema,
         response: { 200: UserResultSchema },
       },
