@@ -9,10 +9,10 @@ import type { SessionUser } from '../api/get-session-user';
 import { useChangePassword } from '../api/change-password';
 import { errorCode, errorMessage } from '../utils/error-message';
 import { NewPasswordFormSchema } from '../utils/new-password-schema';
-import { weakPasswordError } from '../utils/password-strength';
+import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { useAuth } from './auth-context';
 import { AuthHeading } from './auth-frame';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
 
 const PasswordChangeFormSchema = z
   .object({ currentPassword: z.string().min(1, 'Enter your current password') })

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { renderRoute } from '../../../test/render';
-import { loadPasswordChecker } from '../utils/password-strength';
+import { loadPasswordChecker } from '../../../components/password-strength/password-strength';
 import { RegisterForm } from './register-form';
 
 const STRONG = 'Velvet-Canyon-Harbor-42';

@@ -8,9 +8,9 @@ import { paths } from '../../../config/paths';
 import { useSignUp } from '../api/sign-up';
 import { errorCode, errorMessage } from '../utils/error-message';
 import { withMissingEmail } from '../utils/form-errors';
-import { weakPasswordError } from '../utils/password-strength';
+import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { AuthHeading } from './auth-frame';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
 
 const resolve = schemaResolver(RegisterBodySchema, { sync: true });
 

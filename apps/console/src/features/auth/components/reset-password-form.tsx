@@ -7,10 +7,10 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useResetPassword } from '../api/reset-password';
 import { errorCode, errorMessage } from '../utils/error-message';
-import { weakPasswordError } from '../utils/password-strength';
+import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { AuthHeading } from './auth-frame';
 import { NewPasswordFormSchema, type NewPasswordForm } from '../utils/new-password-schema';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
 
 const resolve = schemaResolver(NewPasswordFormSchema, { sync: true });
 

@@ -4,7 +4,7 @@ import {
   loadPasswordChecker,
   type PasswordCheck,
   type PasswordChecker,
-} from '../utils/password-strength';
+} from './password-strength';
 
 export type PasswordStrength =
   { status: 'loading' } | { status: 'unavailable' } | ({ status: 'ready' } & PasswordCheck);

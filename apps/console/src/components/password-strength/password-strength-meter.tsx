@@ -1,7 +1,7 @@
 import { List, Progress, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE } from '@omnibot/contracts';
 import { IconCheck, IconX } from '@tabler/icons-react';
-import { usePasswordStrength } from '../hooks/use-password-strength';
+import { usePasswordStrength } from './use-password-strength';
 
 const LEVELS = [
   { label: 'Very weak', color: 'red' },
