@@ -6,7 +6,7 @@ import {
   type Subscription,
 } from '@omnibot/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
   authSessions,
@@ -56,7 +56,14 @@ beforeAll(async () => {
     .where(eq(authUsers.email, 'admin@example.com'));
   masterId = row!.id;
 });
-afterAll(() => t.close());
+let scenarios = 0;
+afterEach(() => {
+  scenarios += 1;
+});
+afterAll(async () => {
+  console.log(`tenancy semantics: ${scenarios} scenarios run`);
+  await t.close();
+});
 
 /** Creates a tenant through the API as `caller` (under `parent` when given). */
 async function createAccount(caller: Caller, codes: FeatureCode[], parent?: string) {
