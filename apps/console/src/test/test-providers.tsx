@@ -1,4 +1,6 @@
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
@@ -29,7 +31,10 @@ export function TestProviders({
       env="test"
     >
       <QueryClientProvider client={queryClient}>
-        <SessionContext value={session}>{children}</SessionContext>
+        <ModalsProvider>
+          <Notifications />
+          <SessionContext value={session}>{children}</SessionContext>
+        </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

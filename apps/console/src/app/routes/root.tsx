@@ -1,4 +1,5 @@
 import '@mantine/notifications/styles.css';
+import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { Outlet } from 'react-router';
 import { RouteProgress } from '../../components/layout/route-progress';
@@ -15,9 +16,11 @@ export function Component() {
       <RouteProgress />
       <ScrollToTop />
       <Notifications autoClose={TOAST_DELAY_MS} />
-      <SessionProvider>
-        <Outlet />
-      </SessionProvider>
+      <ModalsProvider>
+        <SessionProvider>
+          <Outlet />
+        </SessionProvider>
+      </ModalsProvider>
     </>
   );
 }

@@ -1,21 +1,20 @@
 import {
-  AccountLookupSchema,
   AUTH_MESSAGES,
-  CredentialStatusSchema,
   isCodeItem,
-  ProfileLookupSchema,
-  SubscriptionListSchema,
   type Account,
   type CredentialStatus,
   type Profile,
   type Subscription,
   type SubscriptionList,
 } from '@omnibot/contracts';
-import type { z } from 'zod';
-import { accountService } from '../../../lib/account-service';
-
-type ProfileLookup = z.infer<typeof ProfileLookupSchema>;
-type AccountLookup = z.infer<typeof AccountLookupSchema>;
+import {
+  getAccountLookup,
+  getCredentialStatus,
+  getProfileByEmail,
+  getSubscriptionList,
+  type AccountLookup,
+  type ProfileLookup,
+} from '../../../lib/account-api';
 
 /** The account-service reads of the start-up flow (spec section 4), injectable for tests. */
 export interface StartUpFetchers {
@@ -26,21 +25,10 @@ export interface StartUpFetchers {
 }
 
 export const accountServiceFetchers: StartUpFetchers = {
-  getProfileByEmail: (tenantId, email) =>
-    accountService.get(`/v1/Account/${encodeURIComponent(tenantId)}/User/${encodeURIComponent(email)}`, {
-      query: { type: 'email' },
-      schema: ProfileLookupSchema,
-    }),
-  getAccount: (tenantId) =>
-    accountService.get(`/v1/Account/${encodeURIComponent(tenantId)}`, { schema: AccountLookupSchema }),
-  getCredential: (tenantId) =>
-    accountService.get(`/v1/Account/${encodeURIComponent(tenantId)}/credential`, {
-      schema: CredentialStatusSchema,
-    }),
-  getSubscriptions: (tenantId) =>
-    accountService.get(`/v1/Account/${encodeURIComponent(tenantId)}/Subscription`, {
-      schema: SubscriptionListSchema,
-    }),
+  getProfileByEmail: (tenantId, email) => getProfileByEmail(tenantId, email),
+  getAccount: (tenantId) => getAccountLookup(tenantId),
+  getCredential: (tenantId) => getCredentialStatus(tenantId),
+  getSubscriptions: (tenantId) => getSubscriptionList(tenantId),
 };
 
 export interface StartUpData {

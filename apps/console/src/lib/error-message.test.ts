@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from './api-client';
 import { errorMessage, retryAfterText } from './error-message';
 
 describe('retryAfterText', () => {

@@ -1,0 +1,2 @@
+export { confirmAction, type ConfirmOptions } from './confirm-action';
+export { ConfirmButton } from './confirm-button';
