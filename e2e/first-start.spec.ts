@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { expect, test } from './support/server';
-import { submitSignIn } from './support/identity';
+import { expectLandedAfterSignIn, submitSignIn } from './support/identity';
 
 // Without ADMIN_PASSWORD the first start prints a one-time password for the master. A server of its own (the
 // tenant name makes this worker's environment unique), because this journey changes the master's password.
@@ -48,6 +48,6 @@ test('the master signs in with the printed one-time password, must choose a new 
   await submitSignIn(page, 'admin@example.com', oneTimePassword!);
   await expect(page.getByRole('alert')).toContainText(AUTH_MESSAGES.wrongCredentials);
   await submitSignIn(page, 'admin@example.com', newPassword);
-  await expect(page).toHaveURL(/\/extra\/search$/);
+  await expectLandedAfterSignIn(page);
   await expect(page.getByRole('banner')).toContainText('Platform Administrator');
 });

@@ -1,6 +1,12 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { expect, testWithMail as test } from './support/server';
-import { linkIn, registerVerified, STRONG_PASSWORD, submitSignIn } from './support/identity';
+import {
+  expectLandedAfterSignIn,
+  linkIn,
+  registerVerified,
+  STRONG_PASSWORD,
+  submitSignIn,
+} from './support/identity';
 
 // The platform tenant owns example.com (ADMIN_EMAIL's domain), so these addresses join it.
 const PLATFORM_NAME = 'Acme Platform';
@@ -38,7 +44,7 @@ test.describe('identity journeys', () => {
     await expect(page.getByText('Email verified, you can sign in now')).toBeVisible();
 
     await submitSignIn(page, email, STRONG_PASSWORD);
-    await expect(page).toHaveURL(/\/extra\/search$/);
+    await expectLandedAfterSignIn(page);
     const header = page.getByRole('banner');
     await expect(header).toContainText(PLATFORM_NAME);
     await expect(header).toContainText('Rita Register');
@@ -91,7 +97,7 @@ test.describe('identity journeys', () => {
     await submitSignIn(page, email, STRONG_PASSWORD);
     await expect(page.getByRole('alert')).toContainText(AUTH_MESSAGES.wrongCredentials);
     await submitSignIn(page, email, newPassword);
-    await expect(page).toHaveURL(/\/extra\/search$/);
+    await expectLandedAfterSignIn(page);
     await expect(page.getByRole('banner')).toContainText('Felix Forgetful');
 
     // The link works once.

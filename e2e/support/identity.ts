@@ -1,6 +1,7 @@
 // Identity steps the journeys share: sign in through the form or the API, register a verified user.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
+import { paths } from '../../apps/console/src/config/paths';
 import { extractLinks, type Mailbox } from './smtp';
 
 /** Passes the server's policy (at least 10 characters, zxcvbn score 3 or more). */
@@ -11,6 +12,13 @@ export function linkIn(mail: { text: string }, pathPart: string): string {
   const link = extractLinks(mail.text).find((candidate) => candidate.includes(pathPart));
   if (!link) throw new Error(`No link with ${pathPart} in:\n${mail.text}`);
   return link;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Signed in without `?next=`: the console's landing page (one constant, paths.afterSignIn). */
+export async function expectLandedAfterSignIn(page: Page) {
+  await expect(page).toHaveURL(new RegExp(`${escape(paths.afterSignIn)}$`));
 }
 
 /** Fills and sends the sign-in form of the page it is on. */

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouteErrorBoundary } from '../components/errors/route-error-boundary';
+import { paths } from '../config/paths';
 import { lazyRoute } from '../lib/preload-error';
 import { stubAuthApi } from '../test/fake-auth-api';
 import { TestProviders } from '../test/test-providers';
@@ -68,15 +69,14 @@ describe('the route table', () => {
   it('moves a signed-in user from / to the landing page, inside the shell', async () => {
     stubAuthApi({ signedIn: true });
     const router = renderAt('/');
-    expect(await screen.findByRole('heading', { name: 'Menu search' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/extra/search');
+    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText('Acme Support')).toBeInTheDocument();
-    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(paths.afterSignIn);
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {
     stubAuthApi({ signedIn: true });
-    renderAt('/user');
+    renderAt('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
