@@ -84,6 +84,12 @@ describe('server foundation', () => {
     expect(wrongType.json<{ message: string }>().message).toMatch(/^body\.count: /);
   });
 
+  it('answers a malformed URL with 400 JSON', async () => {
+    const response = await t.app.inject({ url: '/v1/Account/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'invalid_argument', message: expect.any(String) });
+  });
+
   it('rejects malformed JSON with 400 JSON', async () => {
     const response = await t.app.inject({
       method: 'POST',

@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -66,6 +66,11 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
     bodyLimit: 1024 * 1024,
     trustProxy: env.TRUST_PROXY,
     return503OnClosing: true,
+    // Errors raised before routing (bad %-encoding, over-long URLs) also answer `{ code, message }`.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.status(status).send({ code: 'invalid_argument', message: error.message });
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('shuttingDown', false);
