@@ -39,6 +39,17 @@ test.describe('identity journeys', () => {
     const mail = await mailbox.waitForMail({ to: email, subject: 'verify' });
     const link = linkIn(mail, '/api/auth/verify-email');
     expect(link.startsWith(`${server.url}/`)).toBe(true);
+
+    // A damaged link is explained, with a way to get a new mail.
+    await page.goto(link.replace(/token=[^&]+/, 'token=damaged'));
+    await expect(page).toHaveURL(/\/login\?verified=1&error=INVALID_TOKEN$/);
+    await expect(page.getByText('This verification link did not work')).toBeVisible();
+    await expect(page.getByText('Email verified, you can sign in now')).toBeHidden();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send verification email again' }).click();
+    await expect(page.getByText(`We sent a new verification link to ${email}`)).toBeVisible();
+    await mailbox.waitForMail({ to: email, subject: 'verify' });
+
     await page.goto(link);
     await expect(page).toHaveURL(/\/login\?verified=1$/);
     await expect(page.getByText('Email verified, you can sign in now')).toBeVisible();

@@ -122,11 +122,12 @@ describe('SignInForm', () => {
     expect(await screen.findByText('Email verified, you can sign in now')).toBeInTheDocument();
     first.unmount();
 
-    renderSignIn('/login?verified=1&error=invalid_token', {
+    renderSignIn('/login?verified=1&error=TOKEN_EXPIRED', {
       verified: true,
-      verificationError: 'invalid_token',
+      verificationError: 'TOKEN_EXPIRED',
     });
     expect(await screen.findByText('This verification link did not work')).toBeInTheDocument();
+    expect(screen.getByText(/^It has expired\./)).toBeInTheDocument();
     expect(screen.queryByText('Email verified, you can sign in now')).not.toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Send verification email again' }));

@@ -17,7 +17,7 @@ const resolve = schemaResolver(SignInBodySchema, { sync: true });
 interface SignInFormProps {
   /** `?verified=1`: the visitor comes from the verification link. */
   verified?: boolean;
-  /** `?error=`: the verification link was refused (expired, used, unknown). */
+  /** `?error=`: the verification link was refused (TOKEN_EXPIRED, INVALID_TOKEN, USER_NOT_FOUND, ...). */
   verificationError?: string | null;
 }
 
@@ -73,8 +73,10 @@ export function SignInForm({ verified = false, verificationError = null }: SignI
         <Alert color="red" icon={<IconAlertCircle />} title="This verification link did not work">
           <Stack gap="xs">
             <Text size="sm">
-              It has expired or was already used. Enter your e-mail address below and we will send you a new
-              one.
+              {verificationError === 'TOKEN_EXPIRED'
+                ? 'It has expired.'
+                : 'It is not valid: it may be incomplete, or meant for another account.'}{' '}
+              Enter your e-mail address below and we will send you a new one.
             </Text>
             <ResendVerificationButton getEmail={typedEmail} />
           </Stack>
