@@ -8,6 +8,8 @@ export interface Session {
   profile: { firstname?: string; lastname?: string; role: string; tenant_id: string };
   features: string[];
   signOut(): Promise<void>;
+  /** Loads the start-up data again, so the header and menu show a changed name or organisation. */
+  refresh?(): Promise<unknown>;
 }
 
 /** The signed-in user once the start-up flow has loaded their tenant; null otherwise (no stand-in user). */

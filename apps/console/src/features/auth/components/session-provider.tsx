@@ -11,6 +11,7 @@ import { SessionLoader } from './auth-frame';
 function sessionFrom(
   state: Extract<AuthState, { status: 'signed-in' }>,
   signOut: () => Promise<void>,
+  refresh: () => Promise<unknown>,
 ): Session {
   const { profile, account, features } = state.data;
   return {
@@ -24,6 +25,7 @@ function sessionFrom(
     },
     features,
     signOut,
+    refresh,
   };
 }
 
@@ -74,8 +76,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [state, refresh, signOut, dismissNotice],
   );
   const session = useMemo(
-    () => (state?.status === 'signed-in' ? sessionFrom(state, signOut) : null),
-    [state, signOut],
+    () => (state?.status === 'signed-in' ? sessionFrom(state, signOut, refresh) : null),
+    [state, signOut, refresh],
   );
 
   // Nothing is shown before the first check answers (one quick request): no page flashes the wrong state.
