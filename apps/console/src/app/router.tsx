@@ -47,6 +47,8 @@ export const routes: RouteObject[] = [
         ErrorBoundary: RouteErrorBoundary,
         children: [
           leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
+          leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),
+          leaf({ path: 'credential', lazy: lazyRoute(() => import('./routes/account/credential-page')) }),
           // Inside the shell, so the menu stays at hand on an unknown path.
           leaf({ path: '*', lazy: lazyRoute(() => import('./routes/not-found')) }),
         ],

@@ -1,0 +1,26 @@
+import { AccountResultSchema, type Account, type UpdateAccountBody } from '@omnibot/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountApi, accountPath } from '../../../lib/account-api';
+import { accountQueryKey } from './get-account';
+
+export type AccountChanges = Pick<UpdateAccountBody, 'name' | 'address' | 'info'>;
+
+/**
+ * PUT /v1/Account/{tenant_id} takes the full account object (spec section 7): the account as read, with the
+ * edited name, address and info. The server ignores the identity fields it echoes.
+ */
+export function updateAccount(account: Account, changes: AccountChanges): Promise<Account> {
+  const body: UpdateAccountBody = { ...account, ...changes };
+  return accountApi
+    .put(accountPath(account.tenant_id), body, { schema: AccountResultSchema })
+    .then((result) => result.account);
+}
+
+export function useUpdateAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ account, changes }: { account: Account; changes: AccountChanges }) =>
+      updateAccount(account, changes),
+    onSuccess: (account) => queryClient.setQueryData(accountQueryKey(account.tenant_id), account),
+  });
+}
