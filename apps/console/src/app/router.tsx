@@ -47,6 +47,12 @@ export const routes: RouteObject[] = [
         ErrorBoundary: RouteErrorBoundary,
         children: [
           leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
+          leaf({ path: 'profile', lazy: lazyRoute(() => import('./routes/account/profile-page')) }),
+          leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),
+          leaf({ path: 'credential', lazy: lazyRoute(() => import('./routes/account/credential-page')) }),
+          leaf({ path: 'user', lazy: lazyRoute(() => import('./routes/users/users-page')) }),
+          leaf({ path: 'user/add', lazy: lazyRoute(() => import('./routes/users/user-add-page')) }),
+          leaf({ path: 'user/view', lazy: lazyRoute(() => import('./routes/users/user-view-page')) }),
           leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),
           leaf({ path: 'credential', lazy: lazyRoute(() => import('./routes/account/credential-page')) }),
           // Inside the shell, so the menu stays at hand on an unknown path.

@@ -1,0 +1,61 @@
+import { AccountListSchema, type Account } from '@omnibot/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { accountApi, accountPath } from '../../../lib/account-api';
+
+/** A tenant below the caller's, with the names of the tenants between them (for "Partner › Client"). */
+export interface ReachableTenant {
+  tenantId: string;
+  name: string;
+  type: Account['type'];
+  isActive: boolean;
+  /** Names from the caller's child down to this tenant's parent; empty for a direct child. */
+  ancestors: string[];
+}
+
+/** Tenant types go 1 > 2 > 3, so nothing lies deeper than two levels below anybody. */
+const MAX_DEPTH = 2;
+
+/** GET /v1/Account?tenant_id=: a tenant's children (an empty list for `{ code: 404 }`). */
+export async function getChildTenants(tenantId: string, signal?: AbortSignal): Promise<Account[]> {
+  const list = await accountApi.get(accountPath(), {
+    query: { tenant_id: tenantId },
+    schema: AccountListSchema,
+    signal,
+  });
+  return list.code === 200 ? list.items : [];
+}
+
+/** Every tenant below `tenantId` the caller may manage, parents before their children. */
+export async function getReachableTenants(
+  tenantId: string,
+  signal?: AbortSignal,
+): Promise<ReachableTenant[]> {
+  const walk = async (parentId: string, ancestors: string[], depth: number): Promise<ReachableTenant[]> => {
+    const children = await getChildTenants(parentId, signal);
+    const branches = await Promise.all(
+      children.map(async (child) => {
+        const self: ReachableTenant = {
+          tenantId: child.tenant_id,
+          name: child.name,
+          type: child.type,
+          isActive: child.is_active,
+          ancestors,
+        };
+        const below =
+          depth < MAX_DEPTH ? await walk(child.tenant_id, [...ancestors, child.name], depth + 1) : [];
+        return [self, ...below];
+      }),
+    );
+    return branches.flat();
+  };
+  return walk(tenantId, [], 1);
+}
+
+export const getReachableTenantsQueryOptions = (tenantId: string) =>
+  queryOptions({
+    queryKey: ['users', 'reachable-tenants', tenantId] as const,
+    queryFn: ({ signal }) => getReachableTenants(tenantId, signal),
+  });
+
+export const useReachableTenants = (tenantId: string, enabled: boolean) =>
+  useQuery({ ...getReachableTenantsQueryOptions(tenantId), enabled });

@@ -1,0 +1,27 @@
+import { UserResultSchema, type Profile, type UpdateUserBody } from '@omnibot/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountApi, accountPath } from '../../../lib/account-api';
+import { CURRENT_USER_QUERY_KEY } from './get-current-user';
+import { userQueryKey, usersQueryKey } from './get-user';
+
+/** PUT /v1/Account/{tenant_id}/User/{id}: fields left out stay as they are. */
+export function updateUser(tenantId: string, userId: string, body: UpdateUserBody): Promise<Profile> {
+  return accountApi
+    .put(accountPath(tenantId, 'User', userId), body, { schema: UserResultSchema })
+    .then((result) => result.user);
+}
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ tenantId, userId, body }: { tenantId: string; userId: string; body: UpdateUserBody }) =>
+      updateUser(tenantId, userId, body),
+    onSuccess: async (user) => {
+      queryClient.setQueryData(userQueryKey(user.tenant_id, user.id), user);
+      const me = queryClient.getQueryData<Profile>(CURRENT_USER_QUERY_KEY);
+      if (me?.id === user.id) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+      // Lists are paged on the server: a changed role or name may move the user to another page.
+      await queryClient.invalidateQueries({ queryKey: [...usersQueryKey(user.tenant_id), 'list'] });
+    },
+  });
+}
