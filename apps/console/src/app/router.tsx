@@ -53,8 +53,6 @@ export const routes: RouteObject[] = [
           leaf({ path: 'user', lazy: lazyRoute(() => import('./routes/users/users-page')) }),
           leaf({ path: 'user/add', lazy: lazyRoute(() => import('./routes/users/user-add-page')) }),
           leaf({ path: 'user/view', lazy: lazyRoute(() => import('./routes/users/user-view-page')) }),
-          leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),
-          leaf({ path: 'credential', lazy: lazyRoute(() => import('./routes/account/credential-page')) }),
           // Inside the shell, so the menu stays at hand on an unknown path.
           leaf({ path: '*', lazy: lazyRoute(() => import('./routes/not-found')) }),
         ],
