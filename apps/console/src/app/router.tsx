@@ -53,6 +53,31 @@ export const routes: RouteObject[] = [
           leaf({ path: 'user', lazy: lazyRoute(() => import('./routes/users/users-page')) }),
           leaf({ path: 'user/add', lazy: lazyRoute(() => import('./routes/users/user-add-page')) }),
           leaf({ path: 'user/view', lazy: lazyRoute(() => import('./routes/users/user-view-page')) }),
+          leaf({ path: 'file', lazy: lazyRoute(() => import('./routes/files/file-manager-page')) }),
+          leaf({ path: 'bot/gallery', lazy: lazyRoute(() => import('./routes/files/gallery-page')) }),
+          leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
+          leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),
+          leaf({ path: 'tenant/view', lazy: lazyRoute(() => import('./routes/tenant/tenant-view-page')) }),
+          leaf({
+            path: 'subscription',
+            lazy: lazyRoute(() => import('./routes/subscription/subscription-list-page')),
+          }),
+          leaf({
+            path: 'subscription/add',
+            lazy: lazyRoute(() => import('./routes/subscription/subscription-add-page')),
+          }),
+          leaf({
+            path: 'subscription/assign',
+            lazy: lazyRoute(() => import('./routes/subscription/subscription-assign-page')),
+          }),
+          leaf({
+            path: 'subscription/assign/detail',
+            lazy: lazyRoute(() => import('./routes/subscription/subscription-matrix-page')),
+          }),
+          leaf({
+            path: 'subscription/view',
+            lazy: lazyRoute(() => import('./routes/subscription/subscription-view-page')),
+          }),
           // Inside the shell, so the menu stays at hand on an unknown path.
           leaf({ path: '*', lazy: lazyRoute(() => import('./routes/not-found')) }),
         ],

@@ -13,6 +13,27 @@ export const paths = {
   afterSignIn: '/extra/search',
   /** The header brand link (spec section 2). */
   brand: '/bot/integration',
+  tenant: {
+    list: '/tenant',
+    add: '/tenant/add',
+    /** Create a child of `parentId` (a master or an ancestor's administrator acting for it). */
+    addUnder: (parentId: string) => `/tenant/add?${new URLSearchParams({ parent_id: parentId }).toString()}`,
+    view: (tenantId: string) => `/tenant/view?${new URLSearchParams({ tenant_id: tenantId }).toString()}`,
+  },
+  subscription: {
+    list: '/subscription',
+    add: (tenantId?: string) =>
+      tenantId
+        ? `/subscription/add?${new URLSearchParams({ tenant_id: tenantId }).toString()}`
+        : '/subscription/add',
+    assign: (tenantId?: string) =>
+      tenantId
+        ? `/subscription/assign?${new URLSearchParams({ tenant_id: tenantId }).toString()}`
+        : '/subscription/assign',
+    matrix: '/subscription/assign/detail',
+    view: (tenantId: string, id: string) =>
+      `/subscription/view?${new URLSearchParams({ tenant_id: tenantId, id }).toString()}`,
+  },
   menuSearch: {
     path: '/extra/search',
     getHref: (query: string) => `/extra/search?${new URLSearchParams({ q: query }).toString()}`,

@@ -1,8 +1,10 @@
 import {
+  AccountListSchema,
   AccountLookupSchema,
   CredentialStatusSchema,
   ProfileLookupSchema,
   SubscriptionListSchema,
+  type AccountList,
   type CredentialStatus,
   type SubscriptionList,
 } from '@omnibot/contracts';
@@ -43,3 +45,7 @@ export const getCredentialStatus = (tenantId: string, signal?: AbortSignal): Pro
 
 export const getSubscriptionList = (tenantId: string, signal?: AbortSignal): Promise<SubscriptionList> =>
   accountApi.get(accountPath(tenantId, 'Subscription'), { schema: SubscriptionListSchema, signal });
+
+/** GET /v1/Account?tenant_id=: a tenant's children, `{ code: 404 }` when it has none (or none visible). */
+export const getChildAccountList = (tenantId: string, signal?: AbortSignal): Promise<AccountList> =>
+  accountApi.get(accountPath(), { query: { tenant_id: tenantId }, schema: AccountListSchema, signal });

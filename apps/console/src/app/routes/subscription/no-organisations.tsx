@@ -1,0 +1,23 @@
+import { Button, EmptyState } from '@mantine/core';
+import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
+
+/** The subscription screens act on client organisations: without any, say how to get one. */
+export function NoOrganisations() {
+  return (
+    <EmptyState
+      icon={<IconBuildingCommunity size={32} />}
+      withIndicatorBackground
+      title="No client organisations yet"
+      description="Subscriptions are passed on to client organisations. Create one first."
+      py="xl"
+    >
+      <EmptyState.Actions>
+        <Button component={Link} to={paths.tenant.add} leftSection={<IconPlus size={16} />}>
+          Add organisation
+        </Button>
+      </EmptyState.Actions>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,22 @@
+import { AccountCreatedSchema, type AccountCreated, type CreateAccountBody } from '@omnibot/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountApi, accountPath } from '../../../lib/account-api';
+import { childTenantsQueryKey } from './get-child-tenants';
+
+/** POST /v1/Account(?tenant_id=parent): the child, its credential (secret in full, once) and subscriptions. */
+export const createTenant = (parentId: string, body: CreateAccountBody): Promise<AccountCreated> =>
+  accountApi.post(accountPath(), body, { query: { tenant_id: parentId }, schema: AccountCreatedSchema });
+
+export function useCreateTenant(parentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateAccountBody) => createTenant(parentId, body),
+    // The answer holds the secret: no cache keeps it once the screen lets go.
+    gcTime: 0,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: childTenantsQueryKey(parentId) }),
+        queryClient.invalidateQueries({ queryKey: ['tenant-records'] }),
+      ]),
+  });
+}

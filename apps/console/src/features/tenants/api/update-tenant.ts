@@ -1,0 +1,24 @@
+import { AccountResultSchema, type Account, type UpdateAccountBody } from '@omnibot/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountApi, accountPath } from '../../../lib/account-api';
+import { tenantQueryKey } from './get-tenant';
+
+/** PUT /v1/Account/{tenant_id}: the full object (name, address, info; is_active only from above). */
+export async function updateTenant(tenantId: string, body: UpdateAccountBody): Promise<Account> {
+  const result = await accountApi.put(accountPath(tenantId), body, { schema: AccountResultSchema });
+  return result.account;
+}
+
+export function useUpdateTenant(tenantId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateAccountBody) => updateTenant(tenantId, body),
+    onSuccess: (account) => {
+      queryClient.setQueryData(tenantQueryKey(tenantId), account);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['tenant-children'] }),
+        queryClient.invalidateQueries({ queryKey: ['tenant-records'] }),
+      ]);
+    },
+  });
+}
