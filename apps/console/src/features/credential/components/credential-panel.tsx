@@ -39,7 +39,7 @@ export function CredentialPanel({ tenantId, canManage }: CredentialPanelProps) {
       confirm={CONFIRMATIONS[kind]}
       onConfirm={() => run(kind)}
       variant={variant}
-      color={kind === 'create' ? undefined : kind === 'reset' ? 'red' : 'gray'}
+      color={kind === 'reset' ? 'red' : undefined}
       leftSection={kind === 'create' ? <IconKey size={16} /> : <IconRefresh size={16} />}
       disabled={change.isPending && change.variables !== kind}
     >
@@ -92,11 +92,11 @@ export function CredentialPanel({ tenantId, canManage }: CredentialPanelProps) {
         <SecretValue label="Secret" value={credential.data.secret} copyable={false} />
         <Text size="sm" c="dimmed">
           Only the last four characters of the secret are kept visible. It was shown in full once, when it was
-          made; if it is lost, regenerate it.
+          made{canManage ? '; if it is lost, regenerate it.' : '.'}
         </Text>
         {canManage ? (
           <Group gap="sm">
-            {changeButton('secret', 'Regenerate secret', 'light')}
+            {changeButton('secret', 'Regenerate secret', 'default')}
             {changeButton('key', 'Regenerate key', 'default')}
             {changeButton('reset', 'Reset credential', 'light')}
           </Group>

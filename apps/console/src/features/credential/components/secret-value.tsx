@@ -28,8 +28,8 @@ export function SecretValue({ label, value, copyable = true }: SecretValueProps)
             {({ copied, copy }) => (
               <Tooltip label={copied ? 'Copied' : `Copy ${label.toLowerCase()}`} withArrow>
                 <ActionIcon
-                  variant="light"
-                  color={copied ? 'teal' : 'gray'}
+                  variant={copied ? 'light' : 'default'}
+                  color={copied ? 'teal' : undefined}
                   size="lg"
                   onClick={copy}
                   aria-label={copied ? `${label} copied` : `Copy ${label.toLowerCase()}`}

@@ -1,6 +1,6 @@
-import { AccountListSchema, type Account } from '@omnibot/contracts';
+import type { Account } from '@omnibot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
+import { getChildAccountList } from '../../../lib/account-api';
 
 /** A tenant below the caller's, with the names of the tenants between them (for "Partner › Client"). */
 export interface ReachableTenant {
@@ -17,11 +17,7 @@ const MAX_DEPTH = 2;
 
 /** GET /v1/Account?tenant_id=: a tenant's children (an empty list for `{ code: 404 }`). */
 export async function getChildTenants(tenantId: string, signal?: AbortSignal): Promise<Account[]> {
-  const list = await accountApi.get(accountPath(), {
-    query: { tenant_id: tenantId },
-    schema: AccountListSchema,
-    signal,
-  });
+  const list = await getChildAccountList(tenantId, signal);
   return list.code === 200 ? list.items : [];
 }
 

@@ -106,22 +106,6 @@ export function UserEditForm({ user, actorRole, assignableRoles, canManage, isSe
           </Stack>
         </Card>
 
-        {isLastAdministrator && (
-          <Alert
-            color="orange"
-            icon={<IconAlertTriangle />}
-            title="An administrator must remain"
-            role="alert"
-          >
-            {errorMessage(update.error)}
-          </Alert>
-        )}
-        {update.isError && !isLastAdministrator && (
-          <Alert color="red" icon={<IconAlertTriangle />} role="alert">
-            {errorMessage(update.error)}
-          </Alert>
-        )}
-
         <Card withBorder padding="lg" radius="md" component="section" aria-label="Access">
           <Stack gap="md">
             <Text fw={600}>Access</Text>
@@ -155,6 +139,23 @@ export function UserEditForm({ user, actorRole, assignableRoles, canManage, isSe
             <UserDetailsFields fieldProps={(path) => form.getInputProps(path)} readOnly={!canEditDetails} />
           </Stack>
         </Card>
+
+        {/* Next to the button that was pressed, so the refusal is seen where the user is. */}
+        {isLastAdministrator && (
+          <Alert
+            color="orange"
+            icon={<IconAlertTriangle />}
+            title="An administrator must remain"
+            role="alert"
+          >
+            {errorMessage(update.error)}
+          </Alert>
+        )}
+        {update.isError && !isLastAdministrator && (
+          <Alert color="red" icon={<IconAlertTriangle />} role="alert">
+            {errorMessage(update.error)}
+          </Alert>
+        )}
 
         {canEditDetails && (
           <>
