@@ -30,9 +30,9 @@ describe('getReachableTenants', () => {
     const api = stubAuthApi({
       handle: (method, path) => {
         if (method !== 'GET' || path !== '/v1/Account') return undefined;
-        const parent = new URL(String(api.fetchMock.mock.lastCall?.[0]), 'http://x').searchParams.get(
-          'tenant_id',
-        )!;
+        const input = api.fetchMock.mock.lastCall?.[0];
+        const url = new URL(typeof input === 'string' ? input : '', 'http://x');
+        const parent = url.searchParams.get('tenant_id') ?? '';
         const items = CHILDREN[parent];
         return json(200, items ? { code: 200, items } : { code: 404, message: 'No accounts' });
       },
