@@ -274,6 +274,7 @@ export function DataTable<T>({
                         onClick={() => setSort(nextSort(sort, column.id))}
                         fw={600}
                         fz="sm"
+                        display="inline-flex"
                         aria-label={`Sort by ${column.header}`}
                       >
                         <Group gap={4} wrap="nowrap" component="span">
@@ -304,7 +305,14 @@ export function DataTable<T>({
                   <Table.Tr key={rowKey(row)}>
                     {columns.map((column) => (
                       <Table.Td key={column.id} style={{ textAlign: column.align }}>
-                        {column.render(row)}
+                        {column.align === 'center' || column.align === 'right' ? (
+                          // Block content (a checkbox, a badge) follows the column's alignment too.
+                          <Group justify={column.align === 'center' ? 'center' : 'flex-end'} wrap="nowrap">
+                            {column.render(row)}
+                          </Group>
+                        ) : (
+                          column.render(row)
+                        )}
                       </Table.Td>
                     ))}
                   </Table.Tr>

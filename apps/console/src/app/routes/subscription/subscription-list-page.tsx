@@ -1,8 +1,9 @@
-import { Alert, Button, EmptyState } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { IconInfoCircle, IconLayoutGrid, IconListCheck, IconPlus, IconReceipt } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isMenuRouteVisible } from '../../../components/access/menu-route';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
+import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../config/paths';
 import { SubscriptionTable } from '../../../features/subscriptions/components/subscription-table';
@@ -57,9 +58,8 @@ function SubscriptionList({ session }: { session: Session }) {
         tenantId={ownTenantId}
         label="Your subscriptions"
         emptyState={
-          <EmptyState
+          <EmptyPanel
             icon={<IconReceipt size={32} />}
-            withIndicatorBackground
             title="No subscriptions"
             description="Your organisation has no subscription. Ask its parent organisation to assign one."
           />

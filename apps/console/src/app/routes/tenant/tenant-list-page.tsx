@@ -1,8 +1,9 @@
-import { Button, EmptyState } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { LoadError } from '../../../components/forms/form-skeleton';
+import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../config/paths';
 import { useTenantRecords } from '../../../features/tenants/api/get-tenant-records';
@@ -43,18 +44,16 @@ function TenantList({ session }: { session: Session }) {
           isLoading={records.isPending}
           ownTenantId={tenantId}
           emptyState={
-            <EmptyState
+            <EmptyPanel
               icon={<IconBuildingCommunity size={32} />}
-              withIndicatorBackground
               title="No client organisations yet"
+              action={addButton}
               description={
                 canCreate
                   ? 'Create the first one: it gets its own users, API credential and the subscriptions you pass on.'
                   : 'Organisations your organisation manages appear here once an administrator creates them.'
               }
-            >
-              {addButton && <EmptyState.Actions>{addButton}</EmptyState.Actions>}
-            </EmptyState>
+            />
           }
         />
       )}

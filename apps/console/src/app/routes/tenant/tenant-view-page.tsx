@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, EmptyState, Grid, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, Stack, Title } from '@mantine/core';
 import type { Account } from '@omnibot/contracts';
 import { IconAlertCircle, IconBuildingCommunity, IconPlus, IconReceipt } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton';
+import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../config/paths';
 import { SubscriptionTable } from '../../../features/subscriptions/components/subscription-table';
@@ -59,19 +60,18 @@ function TenantChildren({ tenant, canCreate }: { tenant: Account; canCreate: boo
       tenants={children.data}
       isLoading={children.isPending}
       emptyState={
-        <EmptyState
+        <EmptyPanel
           icon={<IconBuildingCommunity size={28} />}
-          withIndicatorBackground
           size="sm"
+          order={3}
           title="No organisations below it"
           description={
             canCreate
               ? `Add one to create a client organisation under ${tenant.name}.`
               : 'Organisations created under it appear here.'
           }
-        >
-          {canCreate && (
-            <EmptyState.Actions>
+          action={
+            canCreate && (
               <Button
                 component={Link}
                 to={paths.tenant.addUnder(tenant.tenant_id)}
@@ -80,9 +80,9 @@ function TenantChildren({ tenant, canCreate }: { tenant: Account; canCreate: boo
               >
                 Add organisation
               </Button>
-            </EmptyState.Actions>
-          )}
-        </EmptyState>
+            )
+          }
+        />
       }
     />
   );
@@ -195,10 +195,10 @@ function TenantView({ session }: { session: Session }) {
             tenantId={account.tenant_id}
             label={`Subscriptions of ${account.name}`}
             emptyState={
-              <EmptyState
+              <EmptyPanel
                 icon={<IconReceipt size={28} />}
-                withIndicatorBackground
                 size="sm"
+                order={3}
                 title="No subscriptions"
                 description={
                   canManageSubscriptions && !isOwn
