@@ -4,8 +4,9 @@ import {
   UPLOAD_FILE_PATH_HEADER,
   UPLOAD_METADATA_KEYS,
 } from '@omnibot/contracts';
-import { defaultOptions, DetailedError, Upload, type PreviousUpload, type UrlStorage } from 'tus-js-client';
+import { DetailedError, Upload, type PreviousUpload, type UrlStorage } from 'tus-js-client';
 import { joinPath } from './storage-paths';
+import { uploadUrlStorage } from './url-storage';
 import type { UploadFailure } from './upload-queue';
 
 /** Spec section 9: uploads above 256 KB are resumable; smaller ones go in one request. */
@@ -123,7 +124,7 @@ function parseFingerprintKey(key: string): unknown[] | null {
 /** The signed-in tenant's unfinished resumable uploads, newest first. */
 export async function findUnfinishedUploads(
   tenantId: string,
-  urlStorage: UrlStorage = defaultOptions.urlStorage,
+  urlStorage: UrlStorage = uploadUrlStorage,
 ): Promise<UnfinishedUpload[]> {
   const found: UnfinishedUpload[] = [];
   for (const previous of await urlStorage.findAllUploads()) {
@@ -164,7 +165,7 @@ export async function probeUnfinishedUpload(upload: UnfinishedUpload): Promise<U
 /** Deletes an unfinished upload on the server (freeing its quota) and forgets it here. */
 export async function discardUnfinishedUpload(
   upload: UnfinishedUpload,
-  urlStorage: UrlStorage = defaultOptions.urlStorage,
+  urlStorage: UrlStorage = uploadUrlStorage,
 ): Promise<void> {
   try {
     await Upload.terminate(upload.previous.uploadUrl!, { retryDelays: [0, 1_000, 3_000] });
@@ -225,6 +226,7 @@ export function createTusTransport(): UploadTransport {
         const thisRun = run;
         const upload = new Upload(file, {
           endpoint,
+          urlStorage: uploadUrlStorage,
           chunkSize: isResumable ? FIRST_CHUNK_BYTES : Number.POSITIVE_INFINITY,
           retryDelays: [...UPLOAD_RETRY_DELAYS_MS],
           metadata: {
