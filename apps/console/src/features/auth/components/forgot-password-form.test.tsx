@@ -3,12 +3,13 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { ForgotPasswordForm } from './forgot-password-form';
 
 async function request(email: string) {
   const user = userEvent.setup();
-  await user.type(screen.getByLabelText(/E-mail/), email);
+  await fill(user, screen.getByLabelText(/E-mail/), email);
   await user.click(screen.getByRole('button', { name: 'Send reset link' }));
 }
 

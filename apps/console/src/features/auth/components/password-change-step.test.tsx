@@ -1,8 +1,10 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadPasswordChecker } from '../../../components/password-strength/password-strength';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { RequireSession } from './require-session';
 import { SessionProvider } from './session-provider';
@@ -11,9 +13,9 @@ const NEW_PASSWORD = 'Velvet-Canyon-Harbor-42';
 
 async function changePassword(current: string) {
   const user = userEvent.setup();
-  await user.type(await screen.findByLabelText(/^Current \(one-time\) password/), current);
-  await user.type(screen.getByLabelText(/^New password/), NEW_PASSWORD);
-  await user.type(screen.getByLabelText(/^Confirm new password/), NEW_PASSWORD);
+  await fill(user, await screen.findByLabelText(/^Current \(one-time\) password/), current);
+  await fill(user, screen.getByLabelText(/^New password/), NEW_PASSWORD);
+  await fill(user, screen.getByLabelText(/^Confirm new password/), NEW_PASSWORD);
   await user.click(screen.getByRole('button', { name: 'Set new password' }));
 }
 
@@ -28,6 +30,10 @@ const renderGuarded = () =>
   );
 
 describe('the password change step', () => {
+  // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
+  beforeAll(async () => {
+    await loadPasswordChecker();
+  }, 30_000);
   afterEach(() => vi.unstubAllGlobals());
 
   it('blocks the console until a new password is set, then runs the start-up flow', async () => {

@@ -1,30 +1,34 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { loadPasswordChecker } from '../../../components/password-strength/password-strength';
 import { RegisterForm } from './register-form';
 
 const STRONG = 'Velvet-Canyon-Harbor-42';
 
-async function fill(values: { email?: string; password?: string; name?: string }) {
+async function fillForm(values: { email?: string; password?: string; name?: string }) {
   const user = userEvent.setup();
-  if (values.email) await user.type(screen.getByLabelText(/E-mail/), values.email);
-  if (values.password) await user.type(screen.getByLabelText(/^Password/), values.password);
-  if (values.name) await user.type(screen.getByLabelText(/^Name/), values.name);
+  if (values.email) await fill(user, screen.getByLabelText(/E-mail/), values.email);
+  if (values.password) await fill(user, screen.getByLabelText(/^Password/), values.password);
+  if (values.name) await fill(user, screen.getByLabelText(/^Name/), values.name);
   return user;
 }
 
 describe('RegisterForm', () => {
+  // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
+  beforeAll(async () => {
+    await loadPasswordChecker();
+  }, 30_000);
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the live strength of the password against the rule', async () => {
     stubAuthApi();
     renderRoute(<RegisterForm />, { path: '/register' });
-    await loadPasswordChecker();
-    await fill({ password: 'password1' });
+    await fillForm({ password: 'password1' });
     const meter = screen.getByTestId('password-strength');
     expect(meter).toHaveTextContent(/Strength: (Very weak|Weak)/);
     expect(meter).toHaveTextContent('At least 10 characters (not met yet)');
@@ -32,7 +36,7 @@ describe('RegisterForm', () => {
 
     const user = userEvent.setup();
     await user.clear(screen.getByLabelText(/^Password/));
-    await user.type(screen.getByLabelText(/^Password/), STRONG);
+    await fill(user, screen.getByLabelText(/^Password/), STRONG);
     await waitFor(() => expect(meter).toHaveTextContent(/Strength: (Good|Strong)/));
     expect(meter).toHaveTextContent('At least 10 characters (met)');
     expect(meter).toHaveTextContent('Strength Good or better (hard to guess) (met)');
@@ -41,8 +45,7 @@ describe('RegisterForm', () => {
   it('refuses a weak password and missing fields before anything is sent', async () => {
     const api = stubAuthApi();
     renderRoute(<RegisterForm />, { path: '/register' });
-    await loadPasswordChecker();
-    const user = await fill({ email: 'new@acme.test', password: 'password1234' });
+    const user = await fillForm({ email: 'new@acme.test', password: 'password1234' });
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByText(AUTH_MESSAGES.weakPassword)).toBeInTheDocument();
     expect(screen.getByText('Enter your name')).toBeInTheDocument();
@@ -57,7 +60,7 @@ describe('RegisterForm', () => {
           : undefined,
     });
     const { router } = renderRoute(<RegisterForm />, { path: '/register' });
-    const user = await fill({ email: 'new@acme.test', password: STRONG, name: 'Nora New' });
+    const user = await fillForm({ email: 'new@acme.test', password: STRONG, name: 'Nora New' });
     await user.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/register/success'));
     expect(router.state.location.state).toEqual({ email: 'new@acme.test' });
@@ -77,7 +80,7 @@ describe('RegisterForm', () => {
           : undefined,
     });
     renderRoute(<RegisterForm />, { path: '/register' });
-    const user = await fill({ email: 'taken@acme.test', password: STRONG, name: 'Tim Taken' });
+    const user = await fillForm({ email: 'taken@acme.test', password: STRONG, name: 'Tim Taken' });
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByText(AUTH_MESSAGES.emailInUse)).toBeInTheDocument();
     expect(screen.getByLabelText(/E-mail/)).toHaveAttribute('aria-invalid', 'true');
@@ -91,7 +94,7 @@ describe('RegisterForm', () => {
           : undefined,
     });
     renderRoute(<RegisterForm />, { path: '/register' });
-    const user = await fill({ email: 'new@acme.test', password: STRONG, name: 'Nora New' });
+    const user = await fillForm({ email: 'new@acme.test', password: STRONG, name: 'Nora New' });
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Internal Server Error');
   });

@@ -1,8 +1,10 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadPasswordChecker } from '../../../components/password-strength/password-strength';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { ResetPasswordForm } from './reset-password-form';
 
@@ -10,12 +12,16 @@ const STRONG = 'Velvet-Canyon-Harbor-42';
 
 async function submitNewPassword(password: string, confirmation = password) {
   const user = userEvent.setup();
-  await user.type(screen.getByLabelText(/^New password/), password);
-  await user.type(screen.getByLabelText(/^Confirm new password/), confirmation);
+  await fill(user, screen.getByLabelText(/^New password/), password);
+  await fill(user, screen.getByLabelText(/^Confirm new password/), confirmation);
   await user.click(screen.getByRole('button', { name: 'Set new password' }));
 }
 
 describe('ResetPasswordForm', () => {
+  // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
+  beforeAll(async () => {
+    await loadPasswordChecker();
+  }, 30_000);
   afterEach(() => vi.unstubAllGlobals());
 
   it('explains an expired or used link and offers a new one', () => {

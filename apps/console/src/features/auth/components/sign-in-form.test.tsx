@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FAKE_PASSWORD, json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { GuestOnly } from './guest-only';
 import { SessionProvider } from './session-provider';
@@ -20,8 +21,8 @@ const renderSignIn = (path = '/login', props: Parameters<typeof SignInForm>[0] =
 
 async function fillAndSubmit(email: string, password: string) {
   const user = userEvent.setup();
-  await user.type(await screen.findByLabelText(/E-mail/), email);
-  if (password) await user.type(screen.getByLabelText(/^Password/), password);
+  await fill(user, await screen.findByLabelText(/E-mail/), email);
+  if (password) await fill(user, screen.getByLabelText(/^Password/), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
   return user;
 }
