@@ -1,6 +1,6 @@
 import { APP_ID_HEADER, CONSOLE_APP_ID } from '@omnibot/contracts';
 import type { Page } from '@playwright/test';
-import { expectLandedAfterSignIn, linkIn, submitSignIn } from './support/identity';
+import { expectLandedAfterSignIn, linkIn, signInWithApi, submitSignIn } from './support/identity';
 import type { Mailbox } from './support/smtp';
 import { expect, testWithMail as test } from './support/server';
 
@@ -206,5 +206,112 @@ test.describe('tenancy', () => {
     // The route is guarded like the menu.
     await page.goto('/tenant');
     await expect(page.getByRole('heading', { name: 'You do not have access to this page' })).toBeVisible();
+  });
+
+  test('a master edits, deactivates and reactivates a partner, and manages its subscriptions on /subscription/add, /subscription/view and the overview', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const name = 'Fabrikam Resellers';
+    await signInWithApi(page, baseURL!, MASTER.email, MASTER.password);
+    // Created through the API (the screen is covered above): Omni RAG only.
+    const created = await page.request.post('/v1/Account', {
+      data: { name, info: { domain: 'fabrikam.test' }, subscriptions: ['omnirag'] },
+      headers: { [APP_ID_HEADER]: CONSOLE_APP_ID },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const tenantId = ((await created.json()) as { account: { tenant_id: string } }).account.tenant_id;
+
+    // Details: edited, checked inline first, saved and still there after a reload.
+    await page.goto(`/tenant/view?tenant_id=${tenantId}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await page.getByLabel(/^Domain/).fill('not a domain');
+    await page.getByLabel('Street').click();
+    await expect(page.getByText('must be a domain such as example.com')).toBeVisible();
+    await page.getByLabel(/^Domain/).fill('fabrikam.test');
+    await page.getByLabel('Street').fill('1 Harbour Road');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText(`The details of ${name} were saved.`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Street')).toHaveValue('1 Harbour Road');
+
+    // Deactivate and activate, each after a confirmation.
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    const deactivate = page.getByRole('dialog', { name: `Deactivate ${name}?` });
+    await expect(deactivate).toContainText('cannot sign in');
+    await deactivate.getByRole('button', { name: 'Deactivate' }).click();
+    await expect(page.getByText(`${name} was deactivated.`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Activate' })).toBeVisible();
+    await page.goto('/tenant');
+    await expect(page.getByRole('table', { name: 'Client organisations' })).toContainText('Inactive');
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page
+      .getByRole('dialog', { name: `Activate ${name}?` })
+      .getByRole('button', { name: 'Activate' })
+      .click();
+    await expect(page.getByText(`${name} is active again.`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Deactivate' })).toBeVisible();
+
+    // /subscription/add: a code it already has is not offered again; a period is whole days.
+    await page.goto(`/subscription/add?tenant_id=${tenantId}`);
+    await page.getByRole('combobox', { name: 'Subscription' }).click();
+    // Mantine marks a disabled option with a data attribute (it cannot be picked).
+    await expect(page.getByRole('option', { name: 'Omni RAG (already there)' })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    await page.getByRole('option', { name: 'Case Summarization' }).click();
+    await page.getByLabel(/^Last day/).fill('2020-01-01');
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await expect(page.getByText('The last day cannot be before the first')).toBeVisible();
+    await page.getByLabel(/^Last day/).fill('2099-12-31');
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await expect(page.getByText('Case Summarization was assigned.')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/subscription/view\\?tenant_id=${tenantId}&id=[\\w-]+$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Case Summarization' })).toBeVisible();
+    await expect(page.getByText('Dec 31, 2099')).toBeVisible();
+
+    // /subscription/view: no end date any more, then revoked and reactivated.
+    await page.getByLabel(/^Last day/).fill('');
+    await page.getByRole('button', { name: 'Save period' }).click();
+    await expect(page.getByText('The period of Case Summarization was saved.')).toBeVisible();
+    await expect(page.getByText('No end', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke Case Summarization?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await expect(page.getByText(`Case Summarization was revoked from ${name}.`)).toBeVisible();
+    await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Reactivate' }).click();
+    await page
+      .getByRole('dialog', { name: 'Reactivate Case Summarization?' })
+      .getByRole('button', { name: 'Reactivate' })
+      .click();
+    await expect(page.getByText('Case Summarization is active again.')).toBeVisible();
+    await expect(page.getByText('Current', { exact: true })).toBeVisible();
+
+    // The overview: a cell assigns after a confirmation, and revokes after another.
+    await page.goto('/subscription/assign/detail');
+    await page.getByRole('textbox', { name: 'Search subscriptions by organisation' }).fill('fabrikam');
+    const cell = page.getByRole('checkbox', { name: `Omni Assist for ${name}` });
+    await expect(cell).not.toBeChecked();
+    await expect(page.getByRole('checkbox', { name: `Omni RAG for ${name}` })).toBeChecked();
+    await cell.click();
+    await page
+      .getByRole('dialog', { name: `Assign Omni Assist to ${name}?` })
+      .getByRole('button', { name: 'Assign' })
+      .click();
+    await expect(page.getByText(`Omni Assist was assigned to ${name}.`)).toBeVisible();
+    await expect(cell).toBeChecked();
+    await cell.click();
+    await page
+      .getByRole('dialog', { name: `Revoke Omni Assist from ${name}?` })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await expect(page.getByText(`Omni Assist was revoked from ${name}.`)).toBeVisible();
+    await expect(cell).not.toBeChecked();
   });
 });

@@ -182,7 +182,7 @@ function TenantView({ session }: { session: Session }) {
       <Stack gap="xl">
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: canChangeTenantStatus(viewer, account) ? 8 : 12 }}>
-            <TenantDetailsForm key={account.updated_at} tenant={account} canEdit={canEdit} />
+            <TenantDetailsForm key={account.tenant_id} tenant={account} canEdit={canEdit} />
           </Grid.Col>
           {canChangeTenantStatus(viewer, account) && (
             <Grid.Col span={{ base: 12, md: 4 }}>

@@ -49,17 +49,19 @@ export function SubscriptionCreateForm({
   const existingFor = (code: string) => existing.data?.find((item) => item.info.code === code);
   const chosen = form.values.code ? existingFor(form.values.code) : undefined;
 
-  const onSubmit = (values: SubscriptionFormValues) => {
-    create.mutate(
-      { tenantId: values.tenant_id, body: subscriptionBodyOf(values) },
-      {
-        onSuccess: (subscription) => {
-          notifySuccess(`${subscription.info.name} was assigned.`, 'Subscription created');
-          onCreated(subscription);
-        },
-        onError: (error) => notifyError(error, 'The subscription was not created'),
-      },
-    );
+  const onSubmit = async (values: SubscriptionFormValues) => {
+    let subscription: Subscription;
+    try {
+      subscription = await create.mutateAsync({
+        tenantId: values.tenant_id,
+        body: subscriptionBodyOf(values),
+      });
+    } catch (error) {
+      notifyError(error, 'The subscription was not created');
+      return;
+    }
+    notifySuccess(`${subscription.info.name} was assigned.`, 'Subscription created');
+    onCreated(subscription);
   };
 
   return (

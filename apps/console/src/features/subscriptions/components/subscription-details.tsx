@@ -43,25 +43,21 @@ function PeriodForm({ subscription }: { subscription: Subscription }) {
     validateInputOnBlur: true,
   });
 
-  const onSubmit = (values: PeriodValues) => {
-    update.mutate(
-      {
+  // mutateAsync: the refetch after saving remounts this form, which would drop mutate's own callbacks.
+  const onSubmit = async (values: PeriodValues) => {
+    try {
+      const saved = await update.mutateAsync({
         subscription,
         changes: {
           status: subscription.status,
           starts_at: startOfDayIso(values.first_day),
           ends_at: values.last_day ? endAfterDayIso(values.last_day) : null,
         },
-      },
-      {
-        onSuccess: (saved) => {
-          form.setInitialValues(periodOf(saved));
-          form.setValues(periodOf(saved));
-          notifySuccess(`The period of ${saved.info.name} was saved.`, 'Period saved');
-        },
-        onError: (error) => notifyError(error, 'The period was not saved'),
-      },
-    );
+      });
+      notifySuccess(`The period of ${saved.info.name} was saved.`, 'Period saved');
+    } catch (error) {
+      notifyError(error, 'The period was not saved');
+    }
   };
 
   return (

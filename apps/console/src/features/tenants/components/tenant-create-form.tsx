@@ -48,17 +48,17 @@ export function TenantCreateForm({ parent, parentSubscriptions, onCreated }: Ten
   });
   const kind = tenantTypeLabel(childType(parent.type)).toLowerCase();
 
-  const onSubmit = (values: TenantFormValues) => {
-    create.mutate(CreateAccountBodySchema.parse(values), {
-      onSuccess: (created) => {
-        notifySuccess(`${created.account.name} was created.`, 'Organisation created');
-        onCreated(created);
-      },
-      onError: (error) => {
-        if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
-        notifyError(error, 'The organisation was not created');
-      },
-    });
+  const onSubmit = async (values: TenantFormValues) => {
+    let created: AccountCreated;
+    try {
+      created = await create.mutateAsync(CreateAccountBodySchema.parse(values));
+    } catch (error) {
+      if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
+      notifyError(error, 'The organisation was not created');
+      return;
+    }
+    notifySuccess(`${created.account.name} was created.`, 'Organisation created');
+    onCreated(created);
   };
 
   return (

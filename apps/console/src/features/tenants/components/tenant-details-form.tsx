@@ -55,19 +55,17 @@ export function TenantDetailsForm({ tenant, canEdit }: TenantDetailsFormProps) {
     validateInputOnBlur: true,
   });
 
-  const onSubmit = (values: DetailsValues) => {
-    const body = UpdateAccountBodySchema.parse(values);
-    update.mutate(body, {
-      onSuccess: (saved) => {
-        form.setInitialValues(valuesOf(saved));
-        form.setValues(valuesOf(saved));
-        notifySuccess(`The details of ${saved.name} were saved.`, 'Changes saved');
-      },
-      onError: (error) => {
-        if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
-        notifyError(error, 'The changes were not saved');
-      },
-    });
+  // mutateAsync, not mutate's callbacks: those are dropped if the page re-renders this form meanwhile.
+  const onSubmit = async (values: DetailsValues) => {
+    try {
+      const saved = await update.mutateAsync(UpdateAccountBodySchema.parse(values));
+      form.setInitialValues(valuesOf(saved));
+      form.setValues(valuesOf(saved));
+      notifySuccess(`The details of ${saved.name} were saved.`, 'Changes saved');
+    } catch (error) {
+      if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
+      notifyError(error, 'The changes were not saved');
+    }
   };
 
   return (
