@@ -8,9 +8,9 @@ export const paths = {
   resetPassword: '/bot/password',
   /**
    * Where sign-in lands when no `?next=` says otherwise. The spec's home is /bot/integration, which a later
-   * issue registers; until then it would be the error page, so the menu search (always there) it is.
+   * issue registers; until then it would be the error page, so the user's own profile (every role sees it).
    */
-  afterSignIn: '/extra/search',
+  afterSignIn: '/profile',
   /** The header brand link (spec section 2). */
   brand: '/bot/integration',
   tenant: {
