@@ -14,7 +14,8 @@ import type { UploadItem } from '../../lib/files/upload-queue';
 import { uploadUrlStorage } from '../../lib/files/url-storage';
 import { useUploads, useUploadStore } from '../../lib/files/use-uploads';
 import { useSession } from '../../lib/session';
-import { notifyError, notifySuccess } from '../ui/notify';
+import { notifySuccess } from '../ui/notify';
+import { notifyUploadProblem } from './upload-notify';
 
 interface UnfinishedWithProgress extends UnfinishedUpload {
   /** Bytes the server holds; null when it could not be asked. */
@@ -52,18 +53,17 @@ function UnfinishedRow({ upload, tenantId }: { upload: UnfinishedWithProgress; t
       notifySuccess(`The unfinished upload of ${upload.name} was deleted.`);
       setIsConfirming(false);
     },
-    onError: (error) => notifyError(error, `Could not delete the unfinished upload of ${upload.name}`),
+    onError: (error) =>
+      notifyUploadProblem(`Could not delete the unfinished upload of ${upload.name}`, error),
     onSettled: () => queryClient.invalidateQueries({ queryKey: filesKeys.unfinishedUploads(tenantId) }),
   });
 
   const onChosen = (file: File | null) => {
     if (!file) return;
     if (file.name !== upload.name || file.size !== upload.size) {
-      notifyError(
-        new Error(
-          `Choose ${upload.name} (${formatBytes(upload.size)}) to continue this upload; that was ${file.name}.`,
-        ),
+      notifyUploadProblem(
         'Not the same file',
+        `Choose ${upload.name} (${formatBytes(upload.size)}) to continue this upload; that was ${file.name}.`,
       );
       return;
     }
@@ -144,7 +144,7 @@ export function UnfinishedUploads() {
   if (shown.length === 0) return null;
 
   return (
-    <Alert color="yellow" variant="light" title="Unfinished uploads" icon={<IconPlayerPlay />}>
+    <Alert color="blue" variant="light" title="Unfinished uploads" icon={<IconPlayerPlay />}>
       <Stack gap="sm">
         <Text size="sm">
           These uploads stopped before they finished. Drop the same file again, or choose it with Resume, to

@@ -1,12 +1,13 @@
 import '@mantine/dropzone/styles.css';
-import { Group, Stack, Text } from '@mantine/core';
+import { Box, Group, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IMAGE_EXTENSIONS, isImage } from '@omnibot/contracts';
 import { IconCloudUpload, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { formatBytes } from '../../lib/files/format';
 import { useUploadStore } from '../../lib/files/use-uploads';
 import { useSession } from '../../lib/session';
-import { notifyError } from '../ui/notify';
+import { notifications } from '@mantine/notifications';
+import { TOAST_DELAY_MS } from '../ui/notify';
 
 interface UploadDropzoneProps {
   /** Where dropped files go ('' = root). */
@@ -54,7 +55,12 @@ export function UploadDropzone({
   };
   const onReject = (rejections: FileRejection[]) => {
     for (const rejection of rejections) {
-      notifyError(new Error(rejectionText(rejection, maxFileBytes)), 'Not uploaded');
+      notifications.show({
+        color: 'red',
+        title: 'Not uploaded',
+        message: rejectionText(rejection, maxFileBytes),
+        autoClose: TOAST_DELAY_MS,
+      });
     }
   };
 
@@ -83,19 +89,26 @@ export function UploadDropzone({
       p="lg"
     >
       <Group justify="center" gap="lg" wrap="nowrap" style={{ pointerEvents: 'none' }}>
-        <Dropzone.Accept>
-          <IconUpload size={40} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden="true" />
-        </Dropzone.Accept>
-        <Dropzone.Reject>
-          <IconX size={40} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden="true" />
-        </Dropzone.Reject>
-        <Dropzone.Idle>
-          {accept === 'images' ? (
-            <IconPhoto size={40} stroke={1.5} color="var(--mantine-color-dimmed)" aria-hidden="true" />
-          ) : (
-            <IconCloudUpload size={40} stroke={1.5} color="var(--mantine-color-dimmed)" aria-hidden="true" />
-          )}
-        </Dropzone.Idle>
+        <Box style={{ flexShrink: 0, display: 'flex' }}>
+          <Dropzone.Accept>
+            <IconUpload size={40} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden="true" />
+          </Dropzone.Accept>
+          <Dropzone.Reject>
+            <IconX size={40} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden="true" />
+          </Dropzone.Reject>
+          <Dropzone.Idle>
+            {accept === 'images' ? (
+              <IconPhoto size={40} stroke={1.5} color="var(--mantine-color-dimmed)" aria-hidden="true" />
+            ) : (
+              <IconCloudUpload
+                size={40}
+                stroke={1.5}
+                color="var(--mantine-color-dimmed)"
+                aria-hidden="true"
+              />
+            )}
+          </Dropzone.Idle>
+        </Box>
         <Stack gap={4}>
           <Text size="md" fw={500}>
             {disabled

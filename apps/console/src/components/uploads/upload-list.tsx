@@ -22,7 +22,7 @@ import { formatBytes, formatExactBytes, percentOf } from '../../lib/files/format
 import { baseNameOf, joinPath } from '../../lib/files/storage-paths';
 import { queueSummary, type UploadItem } from '../../lib/files/upload-queue';
 import { useUploads, useUploadStore } from '../../lib/files/use-uploads';
-import { notifyError } from '../ui/notify';
+import { notifyUploadProblem } from './upload-notify';
 
 const folderLabel = (folder: string) => (folder ? `“${folder}”` : 'the root folder');
 
@@ -65,7 +65,7 @@ function UploadRow({ item }: { item: UploadItem }) {
   const cancel = () => {
     store
       .cancel(item.id)
-      .catch((error: unknown) => notifyError(error, `Could not cancel ${item.name} on the server`));
+      .catch((error: unknown) => notifyUploadProblem(`Could not cancel ${item.name} on the server`, error));
   };
   const action = (label: string, icon: React.ReactNode, onClick: () => void, color?: string) => (
     <Tooltip label={label} withArrow>
