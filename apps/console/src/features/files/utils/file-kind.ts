@@ -1,0 +1,11 @@
+import { extensionOf, isAudio, isImage } from '@omnibot/contracts';
+
+export type FileKind = 'folder' | 'image' | 'audio' | 'pdf' | 'other';
+
+/** How a file previews: images and audio by the spec's extension rules (section 5), PDF by its extension. */
+export function fileKindOf(name: string): Exclude<FileKind, 'folder'> {
+  if (isImage(name)) return 'image';
+  if (isAudio(name)) return 'audio';
+  if (extensionOf(name).toLowerCase() === 'pdf') return 'pdf';
+  return 'other';
+}
