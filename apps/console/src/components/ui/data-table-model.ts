@@ -15,6 +15,8 @@ export interface DataTableColumn<T> {
   align?: 'left' | 'center' | 'right';
   /** Left out of the search. */
   searchable?: boolean;
+  /** Keeps the cell on one line (badges, dates); the table scrolls sideways instead. */
+  nowrap?: boolean;
 }
 
 export type SortDirection = 'asc' | 'desc';

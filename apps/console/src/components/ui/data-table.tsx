@@ -267,7 +267,7 @@ export function DataTable<T>({
                   <Table.Th
                     key={column.id}
                     aria-sort={ariaSort(direction)}
-                    style={{ textAlign: column.align }}
+                    style={{ textAlign: column.align, whiteSpace: 'nowrap' }}
                   >
                     {column.sortValue ? (
                       <UnstyledButton
@@ -304,7 +304,10 @@ export function DataTable<T>({
               : rows.map((row) => (
                   <Table.Tr key={rowKey(row)}>
                     {columns.map((column) => (
-                      <Table.Td key={column.id} style={{ textAlign: column.align }}>
+                      <Table.Td
+                        key={column.id}
+                        style={{ textAlign: column.align, whiteSpace: column.nowrap ? 'nowrap' : undefined }}
+                      >
                         {column.align === 'center' || column.align === 'right' ? (
                           // Block content (a checkbox, a badge) follows the column's alignment too.
                           <Group justify={column.align === 'center' ? 'center' : 'flex-end'} wrap="nowrap">

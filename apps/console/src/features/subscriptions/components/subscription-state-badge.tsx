@@ -6,7 +6,7 @@ import { SUBSCRIPTION_STATE_LABELS, subscriptionState } from '../utils/subscript
 export function SubscriptionStateBadge({ subscription }: { subscription: Subscription }) {
   const { label, color } = SUBSCRIPTION_STATE_LABELS[subscriptionState(subscription)];
   return (
-    <Badge variant="light" color={color}>
+    <Badge variant="light" color={color} miw="max-content">
       {label}
     </Badge>
   );

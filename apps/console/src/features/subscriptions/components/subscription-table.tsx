@@ -31,6 +31,7 @@ const COLUMNS: DataTableColumn<Subscription>[] = [
   },
   {
     id: 'state',
+    nowrap: true,
     header: 'State',
     sortValue: (row) => STATE_ORDER[subscriptionState(row)],
     searchValue: (row) => SUBSCRIPTION_STATE_LABELS[subscriptionState(row)].label,
@@ -44,6 +45,7 @@ const COLUMNS: DataTableColumn<Subscription>[] = [
   },
   {
     id: 'starts',
+    nowrap: true,
     header: 'Starts',
     sortValue: (row) => row.starts_at,
     searchable: false,
@@ -51,6 +53,7 @@ const COLUMNS: DataTableColumn<Subscription>[] = [
   },
   {
     id: 'ends',
+    nowrap: true,
     header: 'Last day',
     sortValue: (row) => row.ends_at,
     searchable: false,

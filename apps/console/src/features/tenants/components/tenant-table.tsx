@@ -38,6 +38,7 @@ function columnsFor(ownTenantId: string | undefined): DataTableColumn<Account>[]
     },
     {
       id: 'type',
+      nowrap: true,
       header: 'Type',
       sortValue: (row) => tenantTypeLabel(row.type),
       render: (row) => tenantTypeLabel(row.type),
@@ -50,18 +51,21 @@ function columnsFor(ownTenantId: string | undefined): DataTableColumn<Account>[]
     },
     {
       id: 'place',
+      nowrap: true,
       header: 'City, country',
       sortValue: place,
       render: (row) => place(row) || <Text c="dimmed">—</Text>,
     },
     {
       id: 'status',
+      nowrap: true,
       header: 'Status',
       sortValue: (row) => (row.is_active ? 'Active' : 'Inactive'),
       render: (row) => <TenantStatusBadge isActive={row.is_active} />,
     },
     {
       id: 'created',
+      nowrap: true,
       header: 'Created',
       sortValue: (row) => row.created_at,
       searchable: false,
