@@ -62,6 +62,26 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
   return cdp;
 }
 
+/** A new folder of its own for a test, so a rerun against the same server starts from an empty folder. */
+async function freshFolder(page: Page, baseURL: string) {
+  const folder = `e2e-${randomBytes(4).toString('hex')}`;
+  const response = await page.request.post('/v1/files/folders', {
+    data: { path: folder },
+    headers: { origin: baseURL },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return folder;
+}
+
+/** The stored bytes of a file, through a freshly signed link. */
+async function storedBytes(page: Page, filePath: string) {
+  const object = await page.request.get(
+    `/v1/files/object?${new URLSearchParams({ path: filePath }).toString()}`,
+  );
+  expect(object.status()).toBe(200);
+  return (await download(page, ((await object.json()) as { url: string }).url)).body;
+}
+
 /** The bytes behind a signed download URL, fetched with the page's cookies. */
 async function download(page: Page, url: string) {
   const response = await page.request.get(url);
@@ -93,9 +113,11 @@ test.describe('files', () => {
 
   test('a 20 MB upload interrupted by a reload resumes where it stopped and lists under Documents', async ({
     page,
+    baseURL,
   }) => {
     test.setTimeout(120_000);
-    await page.goto('/file');
+    const folder = await freshFolder(page, baseURL!);
+    await page.goto(`/file?path=${folder}`);
     await expect(page.getByRole('heading', { name: 'File Manager' })).toBeVisible();
     await expect(page.getByText('This folder is empty')).toBeVisible();
 
@@ -146,14 +168,66 @@ test.describe('files', () => {
     await expect(row.getByTitle('20,971,520 bytes')).toHaveText('20 MB');
 
     // The stored bytes are the file's bytes.
-    const object = await page.request.get(`/v1/files/object?path=${BIG_NAME}`);
-    const { body } = await download(page, ((await object.json()) as { url: string }).url);
+    const body = await storedBytes(page, `${folder}/${BIG_NAME}`);
     expect(body.length).toBe(BIG_SIZE);
     expect(sha256(body)).toBe(sha256(await readFile(bigFile)));
   });
 
-  test('an image uploaded in the gallery is picked in its image picker', async ({ page }) => {
-    await page.goto('/bot/gallery');
+  test('an upload paused, then cut off the network, carries on from where it was', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const name = 'handbook.bin';
+    const file = path.join(dir, name);
+    const bytes = randomBytes(6 * MIB);
+    await writeFile(file, bytes);
+    const folder = await freshFolder(page, baseURL!);
+    await page.goto(`/file?path=${folder}`);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/files/upload') && request.method() === 'POST')
+        posts.push(request.url());
+    });
+
+    const cdp = await throttleUploads(page, MIB);
+    await page.getByLabel('Choose files to upload').setInputFiles(file);
+    const upload = page.getByRole('group', { name: `Upload of ${name}` });
+    const progress = upload.getByRole('progressbar');
+    const percent = async () => Number(await progress.getAttribute('aria-valuenow'));
+    await expect.poll(percent, { timeout: 20_000 }).toBeGreaterThanOrEqual(15);
+
+    await upload.getByRole('button', { name: `Pause: ${name}` }).click();
+    await expect(upload).toHaveAttribute('data-upload-status', 'paused');
+    await expect(upload).toContainText(/Paused at \d+%/);
+    const pausedAt = await percent();
+    await upload.getByRole('button', { name: `Resume: ${name}` }).click();
+    await expect(upload).toHaveAttribute('data-upload-status', 'uploading');
+    await expect.poll(percent, { timeout: 20_000 }).toBeGreaterThan(pausedAt);
+
+    // The network goes away: tus retries by itself and the row says so, then it finishes once it is back.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: true,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect(upload).toContainText(/Connection problem: trying again/, { timeout: 20_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect(upload).toHaveAttribute('data-upload-status', 'done', { timeout: 30_000 });
+    expect(posts).toHaveLength(1);
+
+    expect(sha256(await storedBytes(page, `${folder}/${name}`))).toBe(sha256(bytes));
+  });
+
+  test('an image uploaded in the gallery is picked in its image picker', async ({ page, baseURL }) => {
+    const folder = await freshFolder(page, baseURL!);
+    await page.goto(`/bot/gallery?folder=${folder}`);
     await expect(page.getByRole('heading', { name: 'Images', exact: true })).toBeVisible();
 
     await page.getByLabel('Choose images to upload').setInputFiles(logoFile);
@@ -161,12 +235,12 @@ test.describe('files', () => {
       'data-upload-status',
       'done',
     );
-    await expect(page.getByRole('listitem', { name: 'bot-logo.png' })).toBeVisible();
+    await expect(page.getByRole('listitem', { name: `${folder}/bot-logo.png` })).toBeVisible();
 
     // The picker lists it; picking it gives its link.
     await page.getByRole('button', { name: 'Copy an image link' }).click();
     let picker = page.getByRole('dialog', { name: 'Choose the image to link to' });
-    const choice = picker.getByRole('radio', { name: 'bot-logo.png' });
+    const choice = picker.getByRole('radio', { name: `${folder}/bot-logo.png` });
     await choice.click();
     await expect(choice).toHaveAttribute('aria-checked', 'true');
     await picker.getByRole('button', { name: 'Get its link' }).click();
