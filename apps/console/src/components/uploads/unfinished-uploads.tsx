@@ -55,7 +55,8 @@ function UnfinishedRow({ upload, tenantId }: { upload: UnfinishedWithProgress; t
     },
     onError: (error) =>
       notifyUploadProblem(`Could not delete the unfinished upload of ${upload.name}`, error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: filesKeys.unfinishedUploads(tenantId) }),
+    // The unfinished list, and the usage the discarded upload was counted in.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: filesKeys.all }),
   });
 
   const onChosen = (file: File | null) => {

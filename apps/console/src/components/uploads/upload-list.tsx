@@ -18,6 +18,8 @@ import {
   IconRefresh,
   IconX,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { filesKeys } from '../../lib/files/files-api';
 import { formatBytes, formatExactBytes, percentOf } from '../../lib/files/format';
 import { baseNameOf, joinPath } from '../../lib/files/storage-paths';
 import { queueSummary, type UploadItem } from '../../lib/files/upload-queue';
@@ -61,10 +63,13 @@ const COLORS: Record<UploadItem['status'], string> = {
 
 function UploadRow({ item }: { item: UploadItem }) {
   const store = useUploadStore();
+  const queryClient = useQueryClient();
   const percent = percentOf(item.bytesUploaded, item.size);
   const cancel = () => {
     store
       .cancel(item.id)
+      // The cancelled upload no longer counts against the quota.
+      .then(() => queryClient.invalidateQueries({ queryKey: filesKeys.usage }))
       .catch((error: unknown) => notifyUploadProblem(`Could not cancel ${item.name} on the server`, error));
   };
   const action = (label: string, icon: React.ReactNode, onClick: () => void, color?: string) => (
