@@ -237,22 +237,22 @@ test.describe('tenancy', () => {
     await expect(page.getByLabel('Street')).toHaveValue('1 Harbour Road');
 
     // Deactivate and activate, each after a confirmation.
-    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
     const deactivate = page.getByRole('dialog', { name: `Deactivate ${name}?` });
     await expect(deactivate).toContainText('cannot sign in');
-    await deactivate.getByRole('button', { name: 'Deactivate' }).click();
+    await deactivate.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await expect(page.getByText(`${name} was deactivated.`)).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Activate' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Activate', exact: true })).toBeVisible();
     await page.goto('/tenant');
     await expect(page.getByRole('table', { name: 'Client organisations' })).toContainText('Inactive');
     await page.getByRole('link', { name }).click();
-    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('button', { name: 'Activate', exact: true }).click();
     await page
       .getByRole('dialog', { name: `Activate ${name}?` })
-      .getByRole('button', { name: 'Activate' })
+      .getByRole('button', { name: 'Activate', exact: true })
       .click();
     await expect(page.getByText(`${name} is active again.`)).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Deactivate' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Deactivate', exact: true })).toBeVisible();
 
     // /subscription/add: a code it already has is not offered again; a period is whole days.
     await page.goto(`/subscription/add?tenant_id=${tenantId}`);
