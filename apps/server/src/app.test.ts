@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EnvError, loadEnv } from './env';
-import { createTestApp, type TestApp } from './test/app';
+import { objectStoreOrigins } from './app';
+import { createTestApp, testEnv, type TestApp } from './test/app';
 
 describe('server foundation', () => {
   let t: TestApp;
@@ -152,6 +153,23 @@ describe('server foundation', () => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'unavailable', reason: 'database unreachable' });
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+describe('content security policy', () => {
+  it('lets previews load from the object store that presigns download links', () => {
+    expect(objectStoreOrigins(testEnv())).toEqual([]);
+    expect(objectStoreOrigins(testEnv({ S3_BUCKET: 'media', S3_REGION: 'eu-west-1' }))).toEqual([
+      'https://media.s3.eu-west-1.amazonaws.com',
+    ]);
+    expect(
+      objectStoreOrigins(
+        testEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' }),
+      ),
+    ).toEqual(['http://127.0.0.1:9000']);
+    expect(
+      objectStoreOrigins(testEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'https://s3.example.net' })),
+    ).toEqual(['https://media.s3.example.net']);
   });
 });
 

@@ -28,6 +28,16 @@ import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerPrincipal } from './plugins/principal';
 
+/** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
+export function objectStoreOrigins(env: Env): string[] {
+  if (!env.S3_BUCKET) return [];
+  if (!env.S3_ENDPOINT) return [`https://${env.S3_BUCKET}.s3.${env.S3_REGION}.amazonaws.com`];
+  const endpoint = new URL(env.S3_ENDPOINT);
+  return env.S3_FORCE_PATH_STYLE
+    ? [endpoint.origin]
+    : [`${endpoint.protocol}//${env.S3_BUCKET}.${endpoint.host}`];
+}
+
 export interface AppDeps {
   env: Env;
   database: Database;
@@ -91,8 +101,8 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...objectStoreOrigins(env)],
+        mediaSrc: ["'self'", 'blob:', ...objectStoreOrigins(env)],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
