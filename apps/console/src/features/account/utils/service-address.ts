@@ -1,10 +1,6 @@
-import {
-  AccountInfoInputSchema,
-  AddressInputSchema,
-  UpdateAccountBodySchema,
-  type Account,
-} from '@omnibot/contracts';
+import { AccountInfoInputSchema, AddressInputSchema, UpdateAccountBodySchema } from '@omnibot/contracts';
 import { z } from 'zod';
+import { accountFormValuesOf, type AccountFormValues } from '../../../lib/account-form';
 
 /** The editable part of an account, validated with the contracts' input schemas before anything is sent. */
 export const ServiceAddressFormSchema = z.object({
@@ -15,30 +11,6 @@ export const ServiceAddressFormSchema = z.object({
 export type ServiceAddressForm = z.infer<typeof ServiceAddressFormSchema>;
 
 /** Every field as a string, so the inputs are controlled from the first render. */
-export interface ServiceAddressValues {
-  name: string;
-  address: Required<Record<keyof ServiceAddressForm['address'], string>>;
-  info: Required<Record<keyof ServiceAddressForm['info'], string>>;
-}
+export type ServiceAddressValues = AccountFormValues;
 
-export function formValuesOf(account: Account): ServiceAddressValues {
-  const { address, info } = account;
-  return {
-    name: account.name,
-    address: {
-      street: address.street ?? '',
-      city: address.city ?? '',
-      state: address.state ?? '',
-      country: address.country ?? '',
-      zipcode: address.zipcode ?? '',
-    },
-    info: {
-      website: info.website ?? '',
-      email: info.email ?? '',
-      timezone: info.timezone ?? '',
-      domain: info.domain ?? '',
-      work: info.work ?? '',
-      fax: info.fax ?? '',
-    },
-  };
-}
+export const formValuesOf = accountFormValuesOf;

@@ -4,6 +4,7 @@ import { UpdateAccountBodySchema, type Account } from '@omnibot/contracts';
 import { IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { AddressFields } from '../../../components/forms/address-fields';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
+import { accountFormValuesOf, type AccountFormValues } from '../../../lib/account-form';
 import { errorCode, errorMessage } from '../../../lib/error-message';
 import { formatDateTime } from '../../../lib/dates';
 import { useUpdateTenant } from '../api/update-tenant';
@@ -13,33 +14,8 @@ import { AccountInfoFields } from './account-info-fields';
 
 const resolve = schemaResolver(UpdateAccountBodySchema, { sync: true });
 
-type DetailsValues = {
-  name: string;
-  address: { street: string; city: string; state: string; country: string; zipcode: string };
-  info: { website: string; email: string; timezone: string; domain: string; work: string; fax: string };
-};
-
-function valuesOf(tenant: Account): DetailsValues {
-  const { address, info } = tenant;
-  return {
-    name: tenant.name,
-    address: {
-      street: address.street ?? '',
-      city: address.city ?? '',
-      state: address.state ?? '',
-      country: address.country ?? '',
-      zipcode: address.zipcode ?? '',
-    },
-    info: {
-      website: info.website ?? '',
-      email: info.email ?? '',
-      timezone: info.timezone ?? '',
-      domain: info.domain ?? '',
-      work: info.work ?? '',
-      fax: info.fax ?? '',
-    },
-  };
-}
+type DetailsValues = AccountFormValues;
+const valuesOf = accountFormValuesOf;
 
 interface TenantDetailsFormProps {
   tenant: Account;
