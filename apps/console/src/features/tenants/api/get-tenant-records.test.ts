@@ -1,21 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../../test/fake-auth-api';
 import { getTenantRecords } from './get-tenant-records';
-
-const account = (tenant_id: string, type: '1' | '2' | '3') => ({
-  id: `id-${tenant_id}`,
-  tenant_id,
-  parent_tenant_id: null,
-  name: tenant_id,
-  type,
-  is_active: true,
-  address: {},
-  info: {},
-  created_by: null,
-  updated_by: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-});
+import { accountFixture as account } from '../../../test/account-fixture';
 
 /** Answers GET /v1/Account/{id} with the account and GET /v1/Account?tenant_id= with `list`. */
 function stubAccountService(own: ReturnType<typeof account>, list: () => Response) {

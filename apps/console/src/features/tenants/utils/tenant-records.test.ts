@@ -1,21 +1,7 @@
 import type { Account } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
 import { tenantRecordCalls, tenantRecords } from './tenant-records';
-
-const account = (tenant_id: string, type: Account['type']): Account => ({
-  id: `id-${tenant_id}`,
-  tenant_id,
-  parent_tenant_id: null,
-  name: tenant_id,
-  type,
-  is_active: true,
-  address: {},
-  info: {},
-  created_by: null,
-  updated_by: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-});
+import { accountFixture as account } from '../../../test/account-fixture';
 
 const own = account('own', '2');
 const childA = account('a', '3');
