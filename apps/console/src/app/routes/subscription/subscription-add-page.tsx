@@ -4,7 +4,6 @@ import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton
 import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../config/paths';
 import { SubscriptionCreateForm } from '../../../features/subscriptions/components/subscription-create-form';
-import { useSession } from '../../../lib/session';
 import { NoOrganisations } from './no-organisations';
 import { RequireClientManagement } from './require-client-management';
 import { useOrganisations } from './use-organisations';
@@ -52,12 +51,13 @@ function SubscriptionAdd({ ownTenantId }: { ownTenantId: string }) {
 
 /** /subscription/add (?tenant_id= preselects the organisation). */
 export function Component() {
-  const session = useSession();
   return (
     <RequireClientManagement>
-      <Stack gap={0} maw={760} w="100%">
-        {session && <SubscriptionAdd ownTenantId={session.profile.tenant_id} />}
-      </Stack>
+      {(ownTenantId) => (
+        <Stack gap={0} maw={760} w="100%">
+          <SubscriptionAdd ownTenantId={ownTenantId} />
+        </Stack>
+      )}
     </RequireClientManagement>
   );
 }

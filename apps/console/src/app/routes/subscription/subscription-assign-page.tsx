@@ -6,7 +6,6 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../config/paths';
 import { useAssignableCodes } from '../../../features/subscriptions/api/get-assignable-codes';
 import { SubscriptionAssignForm } from '../../../features/subscriptions/components/subscription-assign-form';
-import { useSession } from '../../../lib/session';
 import { NoOrganisations } from './no-organisations';
 import { RequireClientManagement } from './require-client-management';
 import { useOrganisations } from './use-organisations';
@@ -93,12 +92,13 @@ function SubscriptionAssign({ ownTenantId }: { ownTenantId: string }) {
 
 /** /subscription/assign (?tenant_id= picks the organisation). */
 export function Component() {
-  const session = useSession();
   return (
     <RequireClientManagement>
-      <Stack gap={0} maw={760} w="100%">
-        {session && <SubscriptionAssign ownTenantId={session.profile.tenant_id} />}
-      </Stack>
+      {(ownTenantId) => (
+        <Stack gap={0} maw={760} w="100%">
+          <SubscriptionAssign ownTenantId={ownTenantId} />
+        </Stack>
+      )}
     </RequireClientManagement>
   );
 }

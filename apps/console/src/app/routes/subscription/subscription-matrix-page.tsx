@@ -4,7 +4,6 @@ import { paths } from '../../../config/paths';
 import { useSubscriptions } from '../../../features/subscriptions/api/get-subscriptions';
 import { SubscriptionMatrix } from '../../../features/subscriptions/components/subscription-matrix';
 import { heldCodes } from '../../../features/subscriptions/utils/subscription-state';
-import { useSession } from '../../../lib/session';
 import { NoOrganisations } from './no-organisations';
 import { RequireClientManagement } from './require-client-management';
 import { useOrganisations } from './use-organisations';
@@ -47,10 +46,9 @@ function SubscriptionOverview({ ownTenantId }: { ownTenantId: string }) {
 
 /** /subscription/assign/detail: the matrix of client organisations × codes. */
 export function Component() {
-  const session = useSession();
   return (
     <RequireClientManagement>
-      {session && <SubscriptionOverview ownTenantId={session.profile.tenant_id} />}
+      {(ownTenantId) => <SubscriptionOverview ownTenantId={ownTenantId} />}
     </RequireClientManagement>
   );
 }
