@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { AUTH_ERROR_CODES, AUTH_MESSAGES } from '@omnibot/contracts';
 import { IconAlertCircle, IconLock } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import type { SessionUser } from '../api/get-session-user';
 import { useChangePassword } from '../api/change-password';
@@ -12,7 +12,7 @@ import { NewPasswordFormSchema } from '../utils/new-password-schema';
 import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { useAuth } from './auth-context';
 import { AuthHeading } from './auth-frame';
-import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
+import { NewPasswordField } from '../../../components/password-strength/new-password-field';
 
 const PasswordChangeFormSchema = z
   .object({ currentPassword: z.string().min(1, 'Enter your current password') })
@@ -34,7 +34,6 @@ export function PasswordChangeStep({ user }: { user: SessionUser }) {
   const auth = useAuth();
   const change = useChangePassword();
   const [isContinuing, setIsContinuing] = useState(false);
-  const meterId = useId();
   const form = useForm<PasswordChangeForm>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: (values) => {
@@ -84,21 +83,11 @@ export function PasswordChangeStep({ user }: { user: SessionUser }) {
             aria-invalid={form.errors.currentPassword ? true : undefined}
             {...form.getInputProps('currentPassword')}
           />
-          <Stack gap="xs">
-            <PasswordInput
-              label="New password"
-              autoComplete="new-password"
-              required
-              aria-describedby={meterId}
-              aria-invalid={form.errors.newPassword ? true : undefined}
-              {...form.getInputProps('newPassword')}
-            />
-            <PasswordStrengthMeter
-              id={meterId}
-              password={form.getValues().newPassword}
-              userInputs={[user.email, user.name]}
-            />
-          </Stack>
+          <NewPasswordField
+            inputProps={form.getInputProps('newPassword')}
+            password={form.getValues().newPassword}
+            userInputs={[user.email, user.name]}
+          />
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"

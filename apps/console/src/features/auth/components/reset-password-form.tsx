@@ -2,7 +2,6 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { schemaResolver, useForm } from '@mantine/form';
 import { AUTH_ERROR_CODES, AUTH_MESSAGES } from '@omnibot/contracts';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useResetPassword } from '../api/reset-password';
@@ -10,7 +9,7 @@ import { errorCode, errorMessage } from '../utils/error-message';
 import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { AuthHeading } from './auth-frame';
 import { NewPasswordFormSchema, type NewPasswordForm } from '../utils/new-password-schema';
-import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
+import { NewPasswordField } from '../../../components/password-strength/new-password-field';
 
 const resolve = schemaResolver(NewPasswordFormSchema, { sync: true });
 
@@ -44,7 +43,6 @@ interface ResetPasswordFormProps {
 /** A new password from the reset mail's link; afterwards a way on to the sign-in page. */
 export function ResetPasswordForm({ token, linkError }: ResetPasswordFormProps) {
   const reset = useResetPassword();
-  const meterId = useId();
   const form = useForm<NewPasswordForm>({
     initialValues: { newPassword: '', confirmPassword: '' },
     validate: (values) => {
@@ -99,17 +97,10 @@ export function ResetPasswordForm({ token, linkError }: ResetPasswordFormProps) 
       )}
       <form onSubmit={form.onSubmit(onSubmit)} noValidate>
         <Stack gap="md">
-          <Stack gap="xs">
-            <PasswordInput
-              label="New password"
-              autoComplete="new-password"
-              required
-              aria-describedby={meterId}
-              aria-invalid={form.errors.newPassword ? true : undefined}
-              {...form.getInputProps('newPassword')}
-            />
-            <PasswordStrengthMeter id={meterId} password={form.getValues().newPassword} />
-          </Stack>
+          <NewPasswordField
+            inputProps={form.getInputProps('newPassword')}
+            password={form.getValues().newPassword}
+          />
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"

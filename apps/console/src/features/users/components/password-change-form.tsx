@@ -2,8 +2,7 @@ import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine
 import { schemaResolver, useForm } from '@mantine/form';
 import { AUTH_ERROR_CODES } from '@omnibot/contracts';
 import { IconAlertCircle, IconLock } from '@tabler/icons-react';
-import { useId } from 'react';
-import { PasswordStrengthMeter } from '../../../components/password-strength/password-strength-meter';
+import { NewPasswordField } from '../../../components/password-strength/new-password-field';
 import { weakPasswordError } from '../../../components/password-strength/password-strength';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { errorCode, errorMessage } from '../../../lib/error-message';
@@ -27,7 +26,6 @@ interface PasswordChangeFormProps {
 /** Changes the signed-in user's password (POST /v1/me/password); other sessions are signed out. */
 export function PasswordChangeForm({ userInputs, onSignedOut }: PasswordChangeFormProps) {
   const change = useChangeOwnPassword();
-  const meterId = useId();
   const form = useForm<PasswordChangeForm>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: (values) => {
@@ -90,21 +88,12 @@ export function PasswordChangeForm({ userInputs, onSignedOut }: PasswordChangeFo
             aria-invalid={form.errors.currentPassword ? true : undefined}
             {...form.getInputProps('currentPassword')}
           />
-          <Stack gap="xs" maw={420}>
-            <PasswordInput
-              label="New password"
-              autoComplete="new-password"
-              required
-              aria-describedby={meterId}
-              aria-invalid={form.errors.newPassword ? true : undefined}
-              {...form.getInputProps('newPassword')}
-            />
-            <PasswordStrengthMeter
-              id={meterId}
-              password={form.getValues().newPassword}
-              userInputs={userInputs}
-            />
-          </Stack>
+          <NewPasswordField
+            inputProps={form.getInputProps('newPassword')}
+            password={form.getValues().newPassword}
+            userInputs={userInputs}
+            maw={420}
+          />
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"
