@@ -7,6 +7,7 @@ import { credentials, tenants, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
 import { credentialSecretMatches } from '../modules/accounts/credential-secrets';
+import { tenantUsableSql } from '../modules/tenancy/tenant-usable';
 
 /** A signed-in user (session cookie). */
 export interface UserPrincipal {
@@ -62,7 +63,7 @@ export async function resolveUserPrincipal(
   const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
   if (!session) return null;
   const [row] = await db
-    .select({ user: users, tenantType: tenants.type, tenantActive: tenants.isActive })
+    .select({ user: users, tenantType: tenants.type, tenantUsable: tenantUsableSql(users.tenantId) })
     .from(users)
     .innerJoin(tenants, eq(tenants.tenantId, users.tenantId))
     .where(eq(users.id, session.user.id))
@@ -73,7 +74,7 @@ export async function resolveUserPrincipal(
       'auth/no-profile',
       'Your account has no profile in any organisation. Contact your administrator.',
     );
-  if (!row.user.isActive || !row.tenantActive) {
+  if (!row.user.isActive || !row.tenantUsable) {
     throw new AppError(403, AUTH_ERROR_CODES.userDisabled, AUTH_MESSAGES.userDisabled);
   }
   return {
@@ -101,7 +102,11 @@ export async function resolveCredentialPrincipal(
   const secret = colon > 0 ? decoded.slice(colon + 1) : '';
   const [row] = /^[a-z0-9]{1,64}$/.test(key)
     ? await db
-        .select({ credential: credentials, tenantType: tenants.type, tenantActive: tenants.isActive })
+        .select({
+          credential: credentials,
+          tenantType: tenants.type,
+          tenantUsable: tenantUsableSql(credentials.tenantId),
+        })
         .from(credentials)
         .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
         .where(eq(credentials.key, key))
@@ -111,7 +116,7 @@ export async function resolveCredentialPrincipal(
   // The hash is computed and compared even for an unknown key, so both failures cost the same.
   const matches = credentialSecretMatches(serverSecret, secret, row?.credential.secretHash ?? '');
   if (!row || !matches || secret.length === 0) throw badCredential();
-  if (!row.tenantActive) throw new AppError(403, 'auth/tenant-disabled', 'This organisation is deactivated.');
+  if (!row.tenantUsable) throw new AppError(403, 'auth/tenant-disabled', 'This organisation is deactivated.');
   return {
     kind: 'credential',
     credentialId: row.credential.id,

@@ -291,7 +291,7 @@ export async function createTenant(
 
 /**
  * Replaces name, address and info. `is_active` changes only when a parent's administrator (any ancestor's) or a
- * master sends it; deactivating also ends the sessions of the tenant's users.
+ * master sends it; deactivating also ends the sessions of the users of the tenant and of all its descendants.
  */
 export async function updateTenant(
   ctx: AccountsContext,
@@ -327,7 +327,9 @@ export async function updateTenant(
         .where(eq(tenants.tenantId, tenant.tenantId))
         .returning();
       if (!isActive && tenant.isActive) {
-        const members = tx.select({ id: users.id }).from(users).where(eq(users.tenantId, tenant.tenantId));
+        // The whole subtree stops being usable, so every session in it ends.
+        const subtree = [tenant.tenantId, ...(await descendantIds(tx, tenant.tenantId))];
+        const members = tx.select({ id: users.id }).from(users).where(inArray(users.tenantId, subtree));
         await tx.delete(authSessions).where(inArray(authSessions.userId, members));
       }
       await writeAudit(tx, actor, {

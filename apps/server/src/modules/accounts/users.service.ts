@@ -3,6 +3,7 @@ import {
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
   type CreateUserBody,
+  EMAIL_DOMAIN_TAKEN,
   emailDomain,
   type Role,
   ROLE_RANK,
@@ -15,11 +16,12 @@ import { authSessions, authUsers, tenants, type TenantRow, users } from '../../d
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { actorId, type Principal } from '../../plugins/principal';
 import { invitationMail } from '../auth/auth-mails';
-import { isAllowedEmailDomain } from '../auth/email-domains';
+import { domainOwner, isAllowedEmailDomain } from '../auth/email-domains';
 import {
   type AccountsContext,
   type Actor,
   canManage,
+  isSameOrAncestor,
   isUniqueViolation,
   manageableTenant,
   readableTenant,
@@ -87,6 +89,15 @@ export async function listUsers(db: Db, principal: Principal, tenantId: string, 
   return { rows, total: total?.total ?? 0 };
 }
 
+/** An address on a domain owned by a tenant outside the caller's subtree belongs to that tenant (masters excepted). */
+async function assertDomainInReach(db: Db, principal: Principal, email: string) {
+  if (principal.role === 'master') return;
+  const owner = await domainOwner(db, email);
+  if (owner && !(await isSameOrAncestor(db, principal.tenantId, owner.tenantId))) {
+    throw new AppError(409, EMAIL_DOMAIN_TAKEN.code, EMAIL_DOMAIN_TAKEN.message);
+  }
+}
+
 /**
  * Creates the person (better-auth user with an unusable random password, e-mail counted as verified since the
  * invitation proves it) and their profile, then mails an invitation whose link lets them choose a password.
@@ -96,6 +107,7 @@ export async function createUser(ctx: AccountsContext, actor: Actor, tenantId: s
   const tenant = await manageableTenant(db, actor.principal, tenantId);
   assertRoleGrantable(actor.principal, body.role, tenant);
   const email = body.email.toLowerCase();
+  await assertDomainInReach(db, actor.principal, email);
   const ownDomain = (tenant.info.domain ?? '').toLowerCase();
   const allowed = emailDomain(email) === ownDomain || (await isAllowedEmailDomain(db, env, email));
   if (!allowed) throw new AppError(403, AUTH_ERROR_CODES.domainNotAllowed, AUTH_MESSAGES.domainNotAllowed);

@@ -12,6 +12,7 @@ import type { Mailer } from '../../lib/mailer';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import { resetPasswordMail, verificationMail } from './auth-mails';
 import { trustedOrigins } from './continue-url';
+import { tenantUsableSql } from '../tenancy/tenant-usable';
 import { tenantForEmail } from './email-domains';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -99,7 +100,7 @@ export function createAuth(options: {
       },
       session: {
         create: {
-          // Disabled users, users of a disabled tenant, and users of a tenant whose subscriptions have all
+          // Disabled users, users of a tenant that is not usable (it or an ancestor is inactive), and users of a tenant whose subscriptions have all
           // lapsed get no session (the platform tenant is exempt: its staff must be able to fix things).
           before: async (session) => {
             const [row] = await db
@@ -107,13 +108,13 @@ export function createAuth(options: {
                 isActive: users.isActive,
                 tenantId: tenants.tenantId,
                 tenantType: tenants.type,
-                tenantActive: tenants.isActive,
+                tenantUsable: tenantUsableSql(users.tenantId),
               })
               .from(users)
               .innerJoin(tenants, eq(tenants.tenantId, users.tenantId))
               .where(eq(users.id, session.userId))
               .limit(1);
-            if (row && (!row.isActive || !row.tenantActive)) {
+            if (row && (!row.isActive || !row.tenantUsable)) {
               throw new APIError('FORBIDDEN', { code: 'USER_DISABLED', message: AUTH_MESSAGES.userDisabled });
             }
             if (row && row.tenantType !== '1' && !(await tenantHoldsFeature(db, row.tenantId))) {

@@ -19,6 +19,7 @@ import { contentDisposition, type ByteRange } from '../../storage/driver';
 import { tenantObjectKey } from '../../storage/path';
 import { DOWNLOAD_PATH, type UrlSigner } from '../../storage/url-signer';
 import type { Auth } from '../auth/auth';
+import { isTenantUsable } from '../tenancy/tenant-usable';
 import { requireFilesPrincipal } from './files.guard';
 import { isInlineType, presentFile, presentFolder } from './files.presenter';
 import {
@@ -254,6 +255,10 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
           'storage/unauthorized',
           check === 'expired' ? 'This download link has expired.' : 'This download link is not valid.',
         );
+      }
+      // A signed link stops working as soon as its tenant (or an ancestor) is deactivated, not at expiry.
+      if (!(await isTenantUsable(db, query.tenant))) {
+        throw new AppError(403, 'storage/unauthorized', 'This organisation is deactivated.');
       }
       const file = await getFile(deps, query.tenant, query.path);
       const inline = isInlineType(file.contentType);
