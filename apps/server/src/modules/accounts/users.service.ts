@@ -89,7 +89,7 @@ export async function listUsers(db: Db, principal: Principal, tenantId: string, 
   return { rows, total: total?.total ?? 0 };
 }
 
-/** An address on a domain owned by a tenant outside the caller's subtree belongs to that tenant (masters excepted). */
+/** An address on a domain owned by a tenant outside the caller's subtree is that tenant's (masters excepted). */
 async function assertDomainInReach(db: Db, principal: Principal, email: string) {
   if (principal.role === 'master') return;
   const owner = await domainOwner(db, email);

@@ -10,9 +10,9 @@ import { authAccounts, authSessions, authUsers, authVerifications, tenants, user
 import type { Env } from '../../env';
 import type { Mailer } from '../../lib/mailer';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { tenantUsableSql } from '../tenancy/tenant-usable';
 import { resetPasswordMail, verificationMail } from './auth-mails';
 import { trustedOrigins } from './continue-url';
-import { tenantUsableSql } from '../tenancy/tenant-usable';
 import { tenantForEmail } from './email-domains';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -100,8 +100,9 @@ export function createAuth(options: {
       },
       session: {
         create: {
-          // Disabled users, users of a tenant that is not usable (it or an ancestor is inactive), and users of a tenant whose subscriptions have all
-          // lapsed get no session (the platform tenant is exempt: its staff must be able to fix things).
+          // Disabled users, users of a tenant that is not usable (it or an ancestor is inactive), and users of
+          // a tenant whose subscriptions have all lapsed get no session (the platform tenant is exempt from the
+          // subscription rule: its staff must be able to fix things).
           before: async (session) => {
             const [row] = await db
               .select({

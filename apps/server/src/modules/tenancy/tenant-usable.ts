@@ -7,7 +7,7 @@ import { type Db, rowsOf } from '../../db/client';
  * already reads the tenant pays no extra round trip.
  */
 export function tenantUsableSql(tenantId: Column | string): SQL<boolean> {
-  // Always table-qualified: drizzle leaves columns bare in single-table selects, where the name would bind inside.
+  // Always table-qualified: drizzle leaves columns bare in single-table selects, which would bind inside.
   const start =
     typeof tenantId === 'string'
       ? sql`${tenantId}`
