@@ -113,7 +113,9 @@ describe('address policy', () => {
   });
 
   it('parses allow-list entries with and without ports and ranges', () => {
-    const entries = ['127.0.0.1:8080', '10.0.0.0/8', '[::1]:9090', 'fd00::/8', '192.168.1.10'].map(parseAllowEntry);
+    const entries = ['127.0.0.1:8080', '10.0.0.0/8', '[::1]:9090', 'fd00::/8', '192.168.1.10'].map(
+      parseAllowEntry,
+    );
     const allowed = (text: string, port: number) => isAllowed(entries, address(text), port);
     expect(allowed('127.0.0.1', 8080)).toBe(true);
     expect(allowed('127.0.0.1', 8081)).toBe(false);
@@ -125,7 +127,16 @@ describe('address policy', () => {
     expect(allowed('fd12::1', 443)).toBe(true);
     expect(allowed('192.168.1.10', 443)).toBe(true);
     expect(allowed('192.168.1.11', 443)).toBe(false);
-    for (const bad of ['example.com', '10.0.0.0/33', '127.0.0.1:0', '127.0.0.1:70000', '10.0.0.0/8/8', '1.2.3.4/x', '10.0.0.1/', '']) {
+    for (const bad of [
+      'example.com',
+      '10.0.0.0/33',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      '10.0.0.0/8/8',
+      '1.2.3.4/x',
+      '10.0.0.1/',
+      '',
+    ]) {
       expect(() => parseAllowEntry(bad), bad).toThrow(/is not an address/);
     }
   });

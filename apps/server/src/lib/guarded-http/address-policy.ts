@@ -91,7 +91,8 @@ export function parseAddress(text: string): Address | null {
   return null;
 }
 
-const inRange = (address: Address, { cidr }: Range) => address.kind() === cidr[0].kind() && address.match(cidr);
+const inRange = (address: Address, { cidr }: Range) =>
+  address.kind() === cidr[0].kind() && address.match(cidr);
 
 /** The IPv4 address that an IPv6 transition form carries, when it carries one. */
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
@@ -99,7 +100,8 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
     new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
   const [, p1 = 0, p2 = 0, p3 = 0, , , p6 = 0, p7 = 0] = address.parts;
   const tail = fromWords(p6, p7);
-  if (address.match(ipaddr.parseCIDR('::/96')) || address.match(ipaddr.parseCIDR('::ffff:0:0/96'))) return tail;
+  if (address.match(ipaddr.parseCIDR('::/96')) || address.match(ipaddr.parseCIDR('::ffff:0:0/96')))
+    return tail;
   if (address.match(ipaddr.parseCIDR('64:ff9b::/96')) || address.match(ipaddr.parseCIDR('64:ff9b:1::/48')))
     return tail;
   if (address.match(ipaddr.parseCIDR('2002::/16'))) return fromWords(p1, p2);
@@ -122,7 +124,11 @@ function classifyIPv4(address: ipaddr.IPv4): AddressVerdict {
 export function classifyAddress(address: Address): AddressVerdict {
   if (address.kind() === 'ipv4') return classifyIPv4(address as ipaddr.IPv4);
   const v6 = address as ipaddr.IPv6;
-  if (METADATA_ADDRESSES.some((known) => known.kind() === 'ipv6' && known.toNormalizedString() === v6.toNormalizedString()))
+  if (
+    METADATA_ADDRESSES.some(
+      (known) => known.kind() === 'ipv6' && known.toNormalizedString() === v6.toNormalizedString(),
+    )
+  )
     return { allowed: false, description: METADATA };
   const blocked = IPV6_BLOCKED.find((candidate) => inRange(v6, candidate));
   const embedded = blocked && blocked.cidr[1] === 128 ? null : embeddedIPv4(v6);
@@ -130,7 +136,10 @@ export function classifyAddress(address: Address): AddressVerdict {
     const inner = classifyIPv4(embedded);
     const form = blocked?.description ?? 'an IPv6 address embedding an IPv4 address';
     // IPv4 carried inside IPv6 is refused whatever it is; the words name the embedded address when it is the reason.
-    return { allowed: false, description: inner.allowed ? form : `${form} embedding ${embedded.toString()}, ${inner.description}` };
+    return {
+      allowed: false,
+      description: inner.allowed ? form : `${form} embedding ${embedded.toString()}, ${inner.description}`,
+    };
   }
   if (blocked) return { allowed: false, description: blocked.description };
   if (!v6.match(IPV6_GLOBAL_UNICAST)) return { allowed: false, description: 'a reserved address' };
