@@ -4,6 +4,7 @@ import {
   blockedHostName,
   classifyAddress,
   isAllowed,
+  isLocalhostName,
   isMetadataAddress,
   parseAddress,
   parseAllowEntry,
@@ -102,12 +103,14 @@ describe('address policy', () => {
     expect(parseAddress('::ffff:10.0.0.1')?.toString()).toBe('::ffff:a00:1');
   });
 
-  it('knows the metadata endpoints and the names that always mean this machine or a metadata service', () => {
+  it('knows the metadata endpoints, the metadata names, and the names that always mean this machine', () => {
     expect(isMetadataAddress(address('169.254.169.254'))).toBe(true);
-    expect(blockedHostName('localhost')).toContain('loopback');
-    expect(blockedHostName('LOCALHOST.')).toContain('loopback');
-    expect(blockedHostName('api.localhost')).toContain('loopback');
     expect(blockedHostName('metadata.google.internal.')).toContain('metadata');
+    expect(blockedHostName('METADATA.goog')).toContain('metadata');
+    expect(isLocalhostName('localhost')).toBe(true);
+    expect(isLocalhostName('LOCALHOST.')).toBe(true);
+    expect(isLocalhostName('api.localhost')).toBe(true);
+    expect(isLocalhostName('notlocalhost.com')).toBe(false);
     expect(blockedHostName('example.com')).toBeNull();
     expect(blockedHostName('notlocalhost.com')).toBeNull();
   });

@@ -151,15 +151,19 @@ export function isMetadataAddress(address: Address): boolean {
   return classifyAddress(address).description === METADATA;
 }
 
-// Host names that always mean this machine or a metadata service, whatever DNS says.
-const BLOCKED_NAMES = ['localhost', 'metadata.google.internal', 'metadata.goog', 'metadata'];
+const METADATA_NAMES = ['metadata.google.internal', 'metadata.goog', 'metadata'];
 
-/** Plain words for a host name that is refused by name alone, or null. */
+const bareName = (hostname: string) => hostname.toLowerCase().replace(/\.$/, '');
+
+/** Plain words for a host name that is refused by name alone (a metadata service), or null. */
 export function blockedHostName(hostname: string): string | null {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
-  if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
-  if (BLOCKED_NAMES.includes(name)) return 'a cloud metadata service name';
-  return null;
+  return METADATA_NAMES.includes(bareName(hostname)) ? 'a cloud metadata service name' : null;
+}
+
+/** Names under localhost always mean this machine, so they are answered here and never sent to DNS. */
+export function isLocalhostName(hostname: string): boolean {
+  const name = bareName(hostname);
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /** One entry of the operator's allow list: an address or CIDR range, optionally limited to one port. */

@@ -270,9 +270,9 @@ describe('guarded fetch: refused before any connection', () => {
       [`http://0:${P}/`, 'fetch/blocked-address'],
       [`http://[::]:${P}/`, 'fetch/blocked-address'],
       // Names that mean this machine, by name or through DNS.
-      [`http://localhost:${P}/`, 'fetch/blocked-host'],
-      [`http://LOCALHOST.:${P}/`, 'fetch/blocked-host'],
-      [`http://api.localhost:${P}/`, 'fetch/blocked-host'],
+      [`http://localhost:${P}/`, 'fetch/blocked-address'],
+      [`http://LOCALHOST.:${P}/`, 'fetch/blocked-address'],
+      [`http://api.localhost:${P}/`, 'fetch/blocked-address'],
       [`http://loop.test:${P}/`, 'fetch/blocked-address'],
       [`http://loop2.test:${P}/`, 'fetch/blocked-address'],
       [`http://LOOP.test.:${P}/`, 'fetch/blocked-address'],
@@ -378,7 +378,7 @@ describe('guarded fetch: refused before any connection', () => {
       [`http://[::ffff:127.0.0.1]:${S}/`, 'fetch/blocked-address'],
       [`http://loop.test:${P}/`, 'fetch/blocked-address'],
       [`http://mixed.test:${P}/`, 'fetch/blocked-address'],
-      [`http://localhost:${P}/`, 'fetch/blocked-host'],
+      [`http://localhost:${P}/`, 'fetch/blocked-address'],
       ['http://10.0.0.1/', 'fetch/blocked-address'],
       ['http://169.254.169.254/latest/meta-data/', 'fetch/blocked-address'],
       ['http://metadata.google.internal/computeMetadata/v1/', 'fetch/blocked-host'],
@@ -422,6 +422,13 @@ describe('guarded fetch: allowed local site', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.url).toBe(`${base()}/ok`);
     expect(response.headers['x-seen-host']).toBe(`127.0.0.1:${S}`);
+  });
+
+  it('answers localhost itself, so it works where 127.0.0.1 is allowed and never asks DNS', async () => {
+    lookups.length = 0;
+    const response = await guardedFetch(`http://localhost:${S}/ok`);
+    expect(response.headers['x-seen-host']).toBe(`localhost:${S}`);
+    expect(lookups).toEqual([]);
   });
 
   it('connects to the address it checked, keeping the name in the Host header (DNS is asked once per hop)', async () => {
@@ -483,7 +490,7 @@ describe('guarded fetch: allowed local site', () => {
     expect(other.headers['x-seen-auth']).toBe('none');
   });
 
-  it('turns a 303 into a GET and keeps HEAD bodiless', async () => {
+  it('keeps HEAD across a redirect, without a body', async () => {
     const head = await guardedFetch(`${base()}/redirect?status=307&to=/ok`, { method: 'HEAD' });
     expect(head.headers['x-seen-method']).toBe('HEAD');
     expect(head.body.length).toBe(0);
@@ -568,6 +575,9 @@ describe('guarded fetch: allowed local site', () => {
     );
     expect((await refusal(strict('http://internal.test/'))).reason).toBe(
       'The host internal.test resolves to 10.0.0.1, a private network address, which is not allowed.',
+    );
+    expect((await refusal(strict('http://localhost:8080/'))).reason).toBe(
+      'The host localhost resolves to 127.0.0.1, a loopback address (this server itself), which is not allowed.',
     );
     expect((await refusal(strict('ftp://example.com/'))).reason).toBe(
       'Only http and https addresses can be fetched; this one uses "ftp:".',

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import {
@@ -9,6 +10,7 @@ import {
   blockedHostName,
   classifyAddress,
   isAllowed,
+  isLocalhostName,
   isMetadataAddress,
   parseAddress,
   parseAllowEntry,
@@ -32,7 +34,7 @@ export interface GuardedFetchOptions {
   headersTimeoutMs?: number;
   maxRedirects?: number;
   userAgent?: string;
-  /** Extra certificate authorities trusted for https (a private CA of an allowed intranet host). */
+  /** A certificate authority trusted for https besides the public ones (the private CA of an allowed intranet host). */
   tlsCa?: string | Buffer;
 }
 
@@ -163,9 +165,9 @@ async function resolveTarget(url: URL, policy: Policy, signal: AbortSignal): Pro
       { url: url.href },
     );
   }
-  let resolved: ResolvedAddress[];
+  let resolved: ResolvedAddress[] = [{ address: '127.0.0.1', family: 4 }];
   try {
-    resolved = await abortable(policy.lookup(url.hostname), signal);
+    if (!isLocalhostName(url.hostname)) resolved = await abortable(policy.lookup(url.hostname), signal);
   } catch (error) {
     if (signal.aborted) throw error;
     throw new FetchError('fetch/dns-failure', `The host name ${url.hostname} could not be found.`, {
@@ -233,7 +235,7 @@ function sendRequest(hop: HopRequest): Promise<IncomingMessage> {
       lookup: pinned,
       signal: hop.signal,
       ...(isHttps && !literal ? { servername: url.hostname } : {}),
-      ...(isHttps && hop.tlsCa ? { ca: hop.tlsCa } : {}),
+      ...(isHttps && hop.tlsCa ? { ca: [...tls.rootCertificates, hop.tlsCa] } : {}),
     });
     const headersTimer = setTimeout(() => {
       request.destroy(
@@ -248,7 +250,7 @@ function sendRequest(hop: HopRequest): Promise<IncomingMessage> {
       clearTimeout(headersTimer);
       resolve(response);
     });
-    request.once('error', (error) => {
+    request.on('error', (error) => {
       clearTimeout(headersTimer);
       reject(error);
     });
@@ -428,6 +430,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         });
       }
       try {
+        if (method === 'HEAD') response.resume();
         const body = method === 'HEAD' ? Buffer.alloc(0) : await readBody(response, url, maxBytes);
         const contentType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || null;
         return { status, headers: flattenHeaders(response), url: url.href, body, contentType };
