@@ -582,6 +582,8 @@ describe('guarded fetch: allowed local site', () => {
     expect((await refusal(strict('ftp://example.com/'))).reason).toBe(
       'Only http and https addresses can be fetched; this one uses "ftp:".',
     );
+    const withPassword = await refusal(strict('https://user:hunter2@example.com/'));
+    expect(JSON.stringify({ ...withPassword, message: withPassword.message })).not.toContain('hunter2');
     expect((await refusal(strict('http://2852039166/'))).reason).toBe(
       'The address 169.254.169.254 is a cloud metadata service address, which is not allowed.',
     );

@@ -107,7 +107,6 @@ export function checkUrl(raw: string, base?: URL): URL {
     throw new FetchError(
       'fetch/credentials-in-url',
       'The address contains a user name or password, which is not allowed.',
-      { url: raw },
     );
   }
   if (authority.includes('%')) throw invalid('has a percent-encoded host name');
