@@ -77,13 +77,14 @@ export function parseAddress(text: string): Address | null {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
   // ipaddr.js reads any dotted IPv6 tail as IPv4-mapped, so the tail is turned into hex words first.
-  const hex = bare.replace(/:(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (tail, ...octets: string[]) => {
-    const bytes = octets.slice(0, 4).map(Number);
-    if (bytes.some((byte) => byte > 255) || !ipaddr.IPv4.isValidFourPartDecimal(octets.slice(0, 4).join('.')))
-      return tail;
-    const [a = 0, b = 0, c = 0, d = 0] = bytes;
-    return `:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  });
+  const hex = bare.replace(
+    /:(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/,
+    (tail, a: string, b: string, c: string, d: string) => {
+      const [w, x, y, z] = [a, b, c, d].map(Number) as [number, number, number, number];
+      if ([w, x, y, z].some((byte) => byte > 255)) return tail;
+      return `:${((w << 8) | x).toString(16)}:${((y << 8) | z).toString(16)}`;
+    },
+  );
   if (hex.includes(':') && ipaddr.IPv6.isValid(hex)) {
     const address = ipaddr.IPv6.parse(hex);
     return address.zoneId === undefined ? address : null;
@@ -94,18 +95,20 @@ export function parseAddress(text: string): Address | null {
 const inRange = (address: Address, { cidr }: Range) =>
   address.kind() === cidr[0].kind() && address.match(cidr);
 
+const TAIL_CARRIERS = ['::/96', '::ffff:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48'].map((cidr) =>
+  ipaddr.parseCIDR(cidr),
+);
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
+const TEREDO = ipaddr.parseCIDR('2001::/32');
+
 /** The IPv4 address that an IPv6 transition form carries, when it carries one. */
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   const fromWords = (high: number, low: number) =>
     new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
   const [, p1 = 0, p2 = 0, p3 = 0, , , p6 = 0, p7 = 0] = address.parts;
-  const tail = fromWords(p6, p7);
-  if (address.match(ipaddr.parseCIDR('::/96')) || address.match(ipaddr.parseCIDR('::ffff:0:0/96')))
-    return tail;
-  if (address.match(ipaddr.parseCIDR('64:ff9b::/96')) || address.match(ipaddr.parseCIDR('64:ff9b:1::/48')))
-    return tail;
-  if (address.match(ipaddr.parseCIDR('2002::/16'))) return fromWords(p1, p2);
-  if (address.match(ipaddr.parseCIDR('2001::/32'))) {
+  if (TAIL_CARRIERS.some((cidr) => address.match(cidr))) return fromWords(p6, p7);
+  if (address.match(SIX_TO_FOUR)) return fromWords(p1, p2);
+  if (address.match(TEREDO)) {
     // Teredo carries its server in words 2-3 and the client, inverted, in words 6-7.
     const client = fromWords(p6 ^ 0xffff, p7 ^ 0xffff);
     return classifyIPv4(client).allowed ? fromWords(p2, p3) : client;
