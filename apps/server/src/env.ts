@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowEntry } from './lib/guarded-http/address-policy';
 
 const csv = z
   .string()
@@ -55,6 +56,16 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  // Outbound fetches of tenant-supplied addresses reach only public addresses, plus these entries.
+  FETCH_ALLOW_ADDRESSES: csv.superRefine((entries, context) => {
+    for (const entry of entries) {
+      try {
+        parseAllowEntry(entry);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }
+  }),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string };
