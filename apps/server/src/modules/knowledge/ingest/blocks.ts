@@ -14,7 +14,11 @@ export class BlockSink {
     this.push({ kind: 'heading', text, level, headingPath: this.path(), page });
   }
 
-  add(kind: Exclude<BlockKind, 'heading'>, rawText: string, options: { level?: number; page?: number } = {}): void {
+  add(
+    kind: Exclude<BlockKind, 'heading'>,
+    rawText: string,
+    options: { level?: number; page?: number } = {},
+  ): void {
     const text = kind === 'code' ? normaliseCode(rawText) : normaliseInline(rawText);
     if (!text) return;
     this.push({ kind, text, level: options.level, headingPath: this.path(), page: options.page });

@@ -32,19 +32,63 @@ const HEADING = /^H([1-6])$/;
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'IMG', 'VIDEO', 'AUDIO', 'PICTURE']);
 // Elements that end the running paragraph; all others are inline and add their text to it.
 const BLOCK_LEVEL = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CAPTION', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT',
-  'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP',
-  'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'UL', 'HTML',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'CAPTION',
+  'DD',
+  'DETAILS',
+  'DIALOG',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HGROUP',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'UL',
+  'HTML',
 ]);
 
+/** Adds the <html>, <head> and <body> wrappers a page may leave out (linkedom does not infer them). */
+function wholeDocument(html: string): string {
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
+  const head = /<head[\s>][\s\S]*?<\/head\s*>/i.exec(html)?.[0] ?? '<head></head>';
+  const rest = html
+    .replace(/<head[\s>][\s\S]*?<\/head\s*>/i, '')
+    .replace(/<!doctype[^>]*>|<\/?(?:html|body)(?:\s[^>]*)?>/gi, '');
+  return `<!doctype html><html>${head}<body>${rest}</body></html>`;
+}
+
 export function parseHtmlDocument(html: string): DomDocument {
-  const { document } = parseHTML(html) as unknown as { document: DomDocument };
+  const { document } = parseHTML(wholeDocument(html)) as unknown as { document: DomDocument };
   return document;
 }
 
-/** The element tree of an HTML fragment (linkedom needs a whole document to build a body). */
+/** The element tree of an HTML fragment, under a body element. */
 export function parseHtmlFragment(html: string): DomNode {
-  const document = parseHtmlDocument(`<!doctype html><html><head></head><body>${html}</body></html>`);
+  const document = parseHtmlDocument(`<body>${html}</body>`);
   return document.body ?? document;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 // NUL and other C0/C1 controls except tab and newline, soft hyphens, zero-width and byte-order marks.
+// eslint-disable-next-line no-control-regex -- removing control characters is the purpose
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B\u2060\uFEFF]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

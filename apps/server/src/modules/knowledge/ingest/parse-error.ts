@@ -1,11 +1,7 @@
 import { AppError } from '../../../lib/errors';
 
 export type ParseErrorCode =
-  | 'parse/corrupt'
-  | 'parse/encrypted'
-  | 'parse/unsupported-type'
-  | 'parse/empty'
-  | 'parse/too-large';
+  'parse/corrupt' | 'parse/encrypted' | 'parse/unsupported-type' | 'parse/empty' | 'parse/too-large';
 
 const statusOf: Record<ParseErrorCode, number> = {
   'parse/corrupt': 422,

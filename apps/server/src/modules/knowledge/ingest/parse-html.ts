@@ -1,13 +1,18 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
-import { htmlToBlocks, parseHtmlDocument, parseHtmlFragment, removeNoise, type DomDocument, type DomNode } from './html-blocks';
+import {
+  htmlToBlocks,
+  parseHtmlDocument,
+  parseHtmlFragment,
+  removeNoise,
+  type DomDocument,
+  type DomNode,
+} from './html-blocks';
 import { BlockSink } from './blocks';
 import { normaliseInline } from './normalise';
 import type { ParsedDocument } from './types';
 
 // Readability's result is used only when it keeps at least this share of the page's text (else it cut real content).
 const MIN_ARTICLE_SHARE = 0.3;
-
-type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
 
 function soleArticle(page: DomDocument): DomNode | null {
   const articles = page.querySelectorAll('article');
@@ -27,11 +32,11 @@ function mainContent(html: string): { root: DomNode; title: string | null; h1: s
   const body = page.body ?? page;
   const bodyLength = textLength(body);
 
-  if (isProbablyReaderable(page as unknown as ReadabilityDocument)) {
+  if (isProbablyReaderable(page)) {
     // Readability rewrites the tree it reads, so it gets its own copy.
     const copy = parseHtmlDocument(html);
     removeNoise(copy);
-    const article = new Readability(copy as unknown as ReadabilityDocument, { charThreshold: 200 }).parse();
+    const article = new Readability(copy, { charThreshold: 200 }).parse();
     if (article?.content) {
       const root = parseHtmlFragment(article.content);
       if (textLength(root) >= bodyLength * MIN_ARTICLE_SHARE) {

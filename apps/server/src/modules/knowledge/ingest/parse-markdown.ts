@@ -72,7 +72,13 @@ export function parseMarkdown(source: string): ParsedDocument {
       continue;
     }
     const next = lines[i + 1] ?? '';
-    if (line.trim() && !LIST_ITEM.test(line) && paragraph.length === 0 && SETEXT.test(next) && !line.includes('|')) {
+    if (
+      line.trim() &&
+      !LIST_ITEM.test(line) &&
+      paragraph.length === 0 &&
+      SETEXT.test(next) &&
+      !line.includes('|')
+    ) {
       sink.heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line));
       i += 2;
       continue;

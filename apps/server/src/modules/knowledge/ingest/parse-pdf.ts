@@ -1,11 +1,13 @@
-import { getResolvedPDFJS } from 'unpdf';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { BlockSink } from './blocks';
 import { normaliseInline } from './normalise';
 import { ParseError } from './parse-error';
 import type { ParsedDocument } from './types';
 
 export interface PdfOptions {
-  /** The whole parse (open, every page, metadata) must finish within this many milliseconds. */
+  /** Reading the whole file (open, every page, metadata) must finish within this many milliseconds. */
   timeoutMs?: number;
 }
 
@@ -25,25 +27,23 @@ interface Line {
   height: number;
 }
 
-interface PositionedText {
+/** A text run as the worker reports it: its string, baseline and font height. */
+interface TextRun {
   str: string;
   hasEOL: boolean;
-  transform: number[];
+  y: number;
   height: number;
 }
 
-function isText(item: object): item is PositionedText {
-  return 'str' in item;
-}
+type WorkerReply =
+  { ok: true; pages: TextRun[][]; title: string | null } | { ok: false; name: string; message: string };
 
 /** Groups a page's text items into lines (by end-of-line marks and baseline changes). */
-function linesOf(items: object[]): Line[] {
+function linesOf(items: TextRun[]): Line[] {
   const lines: Line[] = [];
   let current: Line | null = null;
   for (const item of items) {
-    if (!isText(item)) continue;
-    const y = item.transform[5] ?? 0;
-    const height = item.height || Math.abs(item.transform[3] ?? 0) || 10;
+    const { y, height } = item;
     if (current && Math.abs(current.y - y) > height / 2) {
       lines.push(current);
       current = null;
@@ -78,68 +78,88 @@ function paragraphsOf(lines: Line[]): string[] {
   return paragraphs;
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      reject(
-        new ParseError(
-          'parse/corrupt',
-          'The PDF took too long to read; it may be damaged or unusually complex. Export it again or split it into smaller files.',
-        ),
-      );
-    }, ms);
-  });
+// Runs in a worker thread (plain CommonJS): pdf.js reads the file there, so a hang or a crash can be cut off.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
   try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
+    const { getResolvedPDFJS } = await import(workerData.unpdfUrl);
+    const { getDocument } = await getResolvedPDFJS();
+    const pdf = await getDocument({
+      data: workerData.bytes, isEvalSupported: false, useSystemFonts: true, disableFontFace: true, verbosity: 0,
+    }).promise;
+    const pages = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const content = await (await pdf.getPage(n)).getTextContent();
+      pages.push(content.items.filter((i) => typeof i.str === 'string').map((i) => ({
+        str: i.str, hasEOL: Boolean(i.hasEOL), y: i.transform[5] || 0,
+        height: i.height || Math.abs(i.transform[3] || 0) || 10,
+      })));
+    }
+    const meta = await pdf.getMetadata().catch(() => null);
+    const title = meta && meta.info && typeof meta.info.Title === 'string' ? meta.info.Title : null;
+    parentPort.postMessage({ ok: true, pages, title });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, name: String(error && error.name), message: String(error && error.message) });
   }
+})();
+`;
+
+const unpdfUrl = () => pathToFileURL(createRequire(import.meta.url).resolve('unpdf')).href;
+
+/** Extracts text runs per page in a worker thread that is terminated when it exceeds the time limit or crashes. */
+function extractInWorker(bytes: Uint8Array, timeoutMs: number): Promise<WorkerReply> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { bytes, unpdfUrl: unpdfUrl() },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      stdout: true,
+      stderr: true,
+    });
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new ParseError(
+              'parse/corrupt',
+              'The PDF took too long to read; it may be damaged or unusually complex. Export it again or split it into smaller files.',
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
+    worker.once('message', (reply: WorkerReply) => finish(() => resolve(reply)));
+    worker.once('error', () => finish(() => reject(corrupt())));
+    worker.once('exit', () => finish(() => reject(corrupt())));
+  });
 }
 
 /** PDFs: text per page (page numbers kept), paragraphs from line spacing; headings are not detected. */
 export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Promise<ParsedDocument> {
-  const { getDocument } = await getResolvedPDFJS();
-  // pdf.js may take ownership of the buffer it gets, so it gets a copy.
-  const task = getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    useSystemFonts: true,
-    disableFontFace: true,
-    verbosity: 0,
-  });
-  const read = async () => {
-    let pdf;
-    try {
-      pdf = await task.promise;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'PasswordException') {
-        throw new ParseError(
-          'parse/encrypted',
-          'The PDF is password-protected; upload a copy without a password.',
-        );
-      }
-      throw corrupt();
+  const reply = await extractInWorker(bytes, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  if (!reply.ok) {
+    if (reply.name === 'PasswordException') {
+      throw new ParseError(
+        'parse/encrypted',
+        'The PDF is password-protected; upload a copy without a password.',
+      );
     }
-    try {
-      const sink = new BlockSink();
-      for (let page = 1; page <= pdf.numPages; page++) {
-        const content = await (await pdf.getPage(page)).getTextContent();
-        for (const paragraph of paragraphsOf(linesOf(content.items))) sink.add('paragraph', paragraph, { page });
-      }
-      const meta = await pdf.getMetadata().catch(() => null);
-      const info = meta?.info as { Title?: unknown } | undefined;
-      const title = typeof info?.Title === 'string' ? normaliseInline(info.Title) || null : null;
-      return { format: 'pdf', title, blocks: sink.blocks, pageCount: pdf.numPages } satisfies ParsedDocument;
-    } catch (error) {
-      if (error instanceof ParseError) throw error;
-      throw corrupt();
-    }
-  };
-  try {
-    return await withTimeout(read(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => void task.destroy());
-  } finally {
-    await task.destroy();
+    throw corrupt();
   }
+  const sink = new BlockSink();
+  reply.pages.forEach((runs, index) => {
+    for (const paragraph of paragraphsOf(linesOf(runs)))
+      sink.add('paragraph', paragraph, { page: index + 1 });
+  });
+  const title = reply.title ? normaliseInline(reply.title) || null : null;
+  return { format: 'pdf', title, blocks: sink.blocks, pageCount: reply.pages.length };
 }

@@ -83,10 +83,21 @@ function titleFromFilename(filename: string | null | undefined): string | null {
 
 /** Binary when NUL bytes are frequent (a stray NUL in a text file is tolerated and cleaned away later). */
 function looksBinary(bytes: Uint8Array): boolean {
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return false;
   const sample = bytes.subarray(0, 8192);
   let nul = 0;
   for (const b of sample) if (b === 0) nul++;
   return nul > Math.max(2, sample.length / 100);
+}
+
+// Windows-1252 characters for bytes 0x80-0x9F (Node's TextDecoder reads that label as ISO-8859-1); unassigned bytes stay controls and are cleaned away.
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  let text = '';
+  for (const b of bytes)
+    text += b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? '') : String.fromCharCode(b);
+  return text;
 }
 
 /** Text in UTF-8 (the default), UTF-16 with a byte-order mark, or Windows-1252 when it is not valid UTF-8. */
@@ -97,7 +108,7 @@ export function decodeText(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    return new TextDecoder('windows-1252').decode(body);
+    return decodeWindows1252(body);
   }
 }
 
@@ -130,7 +141,8 @@ export function detectFormat(bytes: Uint8Array, options: ParseOptions = {}): Doc
   }
   if (looksBinary(bytes)) throw unsupported('This file type');
   if (claimed) return claimed;
-  if (!GENERIC_TYPES.has(declared) && !declared.startsWith('text/')) throw unsupported(`A file of type ${declared}`);
+  if (!GENERIC_TYPES.has(declared) && !declared.startsWith('text/'))
+    throw unsupported(`A file of type ${declared}`);
   if (extension && !GENERIC_TYPES.has(declared)) return 'text';
   const head = decodeText(bytes.subarray(0, 1024)).trimStart().toLowerCase();
   return head.startsWith('<!doctype html') || head.startsWith('<html') ? 'html' : 'text';
