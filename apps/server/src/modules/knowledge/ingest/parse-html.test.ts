@@ -53,9 +53,9 @@ describe('HTML parsing', () => {
     });
   });
 
-  it('falls back to the body for a short page that is not an article', () => {
+  it('falls back to the body, without navigation, footer and scripts, for a short page that is not an article', () => {
     const document = parseHtml(
-      '<html><head><title>Opening hours</title></head><body><p>Open daily 9 to 5.</p><ul><li>Closed on holidays</li><li>Late opening Thursday<ul><li>until 8</li></ul></li></ul></body></html>',
+      '<html><head><title>Opening hours</title><style>p{color:red}</style></head><body><nav><a href="/">Home</a></nav><script>track()</script><p>Open daily 9 to 5.</p><ul><li>Closed on holidays</li><li>Late opening Thursday<ul><li>until 8</li></ul></li></ul><footer>Imprint</footer></body></html>',
     );
     expect(document.title).toBe('Opening hours');
     expect(document.blocks.map((b) => [b.kind, b.text, b.level])).toEqual([
