@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from './fixtures/load';
 import { ParseError } from './parse-error';
-import { parsePdf } from './parse-pdf';
+import { linesOf, paragraphsOf, parsePdf, type TextRun } from './parse-pdf';
 
 async function failure(work: Promise<unknown>): Promise<ParseError> {
   const error = await work.then(
@@ -60,5 +60,26 @@ describe('PDF parsing', () => {
     expect(error.message).toMatch(/took too long/);
     // The same file reads fine with the default limit afterwards: the aborted task left nothing behind.
     expect((await parsePdf(fixture('three-pages.pdf'))).pageCount).toBe(3);
+  });
+
+  it('builds lines from baselines and joins a word broken by a hyphen at a line end', () => {
+    const run = (str: string, y: number, hasEOL = false): TextRun => ({ str, y, height: 10, hasEOL });
+    const lines = linesOf([
+      run('Parcels leave the ware-', 700),
+      run('house daily, in well-', 688),
+      run('Known places.', 676, true),
+      run('A new paragraph', 640),
+      run(' after a gap.', 640),
+    ]);
+    expect(lines.map((l) => l.text)).toEqual([
+      'Parcels leave the ware-',
+      'house daily, in well-',
+      'Known places.',
+      'A new paragraph after a gap.',
+    ]);
+    expect(paragraphsOf(lines)).toEqual([
+      'Parcels leave the ware-house daily, in well- Known places.',
+      'A new paragraph after a gap.',
+    ]);
   });
 });

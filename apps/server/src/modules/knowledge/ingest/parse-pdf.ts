@@ -28,7 +28,7 @@ interface Line {
 }
 
 /** A text run as the worker reports it: its string, baseline and font height. */
-interface TextRun {
+export interface TextRun {
   str: string;
   hasEOL: boolean;
   y: number;
@@ -39,7 +39,7 @@ type WorkerReply =
   { ok: true; pages: TextRun[][]; title: string | null } | { ok: false; name: string; message: string };
 
 /** Groups a page's text items into lines (by end-of-line marks and baseline changes). */
-function linesOf(items: TextRun[]): Line[] {
+export function linesOf(items: TextRun[]): Line[] {
   const lines: Line[] = [];
   let current: Line | null = null;
   for (const item of items) {
@@ -60,7 +60,7 @@ function linesOf(items: TextRun[]): Line[] {
 }
 
 /** Joins lines into paragraphs, breaking at blank lines and at vertical gaps wider than a normal line step. */
-function paragraphsOf(lines: Line[]): string[] {
+export function paragraphsOf(lines: Line[]): string[] {
   const paragraphs: string[] = [];
   let buffer: string[] = [];
   let previous: Line | null = null;
@@ -71,7 +71,15 @@ function paragraphsOf(lines: Line[]): string[] {
       if (buffer.length) paragraphs.push(buffer.join(' '));
       buffer = [];
     }
-    if (!blank) buffer.push(line.text);
+    if (!blank) {
+      const last = buffer.at(-1);
+      // A word broken across lines ("ware-" / "house") is joined without a space; the hyphen stays.
+      if (last !== undefined && /\p{L}-$/u.test(last) && /^\p{Ll}/u.test(line.text.trimStart())) {
+        buffer[buffer.length - 1] = last + line.text.trimStart();
+      } else {
+        buffer.push(line.text);
+      }
+    }
     previous = blank ? previous : line;
   }
   if (buffer.length) paragraphs.push(buffer.join(' '));
