@@ -110,6 +110,20 @@ describe('chunking', () => {
     ]);
   });
 
+  it('moves a heading that would end a full chunk to the chunk of its own text', () => {
+    const document = build((s) => {
+      s.heading(1, 'Guide');
+      s.add('paragraph', para('alpha', 4));
+      s.heading(3, 'Details');
+      s.add('paragraph', para('beta', 4));
+    });
+    const chunks = chunk(document, { targetWords: 20, overlap: 0 });
+    expect(chunks.map((c) => [c.headingPath.join(' > '), c.text])).toEqual([
+      ['Guide', para('alpha', 4)],
+      ['Guide > Details', para('beta', 4)],
+    ]);
+  });
+
   it('gives each chunk the page its text starts on', async () => {
     const document = await parse(fixture('three-pages.pdf'), { filename: 'harbour.pdf' });
     const chunks = chunk(document, { targetWords: 30, overlap: 0 });

@@ -204,11 +204,15 @@ export function chunk(document: ParsedDocument, options: ChunkOptions = {}): Chu
       const full =
         sizeOf(current) + unit.words > targetWords || charsOf(current) + unit.text.length > maxChars;
       if (contentWords(current) > 0 && full) {
+        // Headings at the end of a full chunk belong to the text that follows them.
+        const headings: Unit[] = [];
+        while (current.at(-1)?.kind === 'heading' && !current.at(-1)?.overlap)
+          headings.unshift(current.pop() as Unit);
         const carried = tail(unit.section);
         emit();
-        const fits =
-          sizeOf(carried) + unit.words <= targetWords && charsOf(carried) + unit.text.length <= maxChars;
-        current = fits ? carried : [];
+        const next = [...carried, ...headings];
+        const fits = sizeOf(next) + unit.words <= targetWords && charsOf(next) + unit.text.length <= maxChars;
+        current = fits ? next : headings;
       }
       current.push(unit);
     }
