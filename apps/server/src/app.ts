@@ -26,6 +26,8 @@ import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
+import { registerNoStore } from './plugins/no-store';
+import { registerOriginCheck } from './plugins/origin-check';
 import { registerPrincipal } from './plugins/principal';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
@@ -95,6 +97,8 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
 
   registerErrorHandling(app);
+  registerOriginCheck(app, env);
+  registerNoStore(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
