@@ -141,7 +141,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
   registerPrincipal(app);
 
-  registerMetrics(app, database);
+  registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);
   authRoutes(app, { auth, db, env, limits });
   sessionRoutes(app, { auth, db });
