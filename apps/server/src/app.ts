@@ -144,7 +144,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);
   authRoutes(app, { auth, db, env, limits });
-  sessionRoutes(app, { auth, db });
+  sessionRoutes(app, { auth, db, limits });
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
