@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, platformTenantId } from '../accounts/accounts.fixtures';
-import { createTestApp, sessionCookie, signIn, STRONG_PASSWORD, TEST_ORIGIN, type TestApp } from '../../test/app';
+import {
+  createTestApp,
+  sessionCookie,
+  signIn,
+  STRONG_PASSWORD,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../../test/app';
 
 const NEW_PASSWORD = 'Granite-Meadow-Lantern-77';
 
@@ -23,7 +30,12 @@ describe('password change brute force', () => {
     return { email, cookie: await sessionCookie(t, email, STRONG_PASSWORD) };
   }
 
-  const change = (cookie: string, currentPassword: string, remoteAddress = '127.0.0.1', newPassword = NEW_PASSWORD) =>
+  const change = (
+    cookie: string,
+    currentPassword: string,
+    remoteAddress = '127.0.0.1',
+    newPassword = NEW_PASSWORD,
+  ) =>
     t.app.inject({
       method: 'POST',
       url: '/v1/me/password',
