@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { FILES_UPLOAD_PATH } from '@omnibot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -150,13 +153,26 @@ describe('origin check on cookie-authenticated /v1 calls', () => {
 describe('Cache-Control on API answers', () => {
   let t: TestApp;
   let cookie: string;
+  const consoleDir = mkdtempSync(path.join(tmpdir(), 'omnibot-console-'));
 
   beforeAll(async () => {
-    t = await createTestApp();
+    mkdirSync(path.join(consoleDir, 'assets'));
+    writeFileSync(path.join(consoleDir, 'index.html'), '<html><head><!--omnibot-config--></head></html>');
+    writeFileSync(path.join(consoleDir, 'assets', 'app-1a2b3c.js'), 'console.log(1);');
+    t = await createTestApp({ consoleDir });
     cookie = await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD);
   });
   afterAll(async () => {
     await t.close();
+    rmSync(consoleDir, { recursive: true, force: true });
+  });
+
+  it('leaves the console its own caching, even for a signed-in user', async () => {
+    const asset = await t.app.inject({ url: '/assets/app-1a2b3c.js', headers: { cookie } });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await t.app.inject({ url: '/tenant/view', headers: { cookie } });
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 
   it('sends no-store with a freshly created, reset and regenerated credential secret', async () => {
