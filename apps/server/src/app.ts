@@ -26,6 +26,8 @@ import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
+import { registerNoStore } from './plugins/no-store';
+import { registerOriginCheck } from './plugins/origin-check';
 import { registerPrincipal } from './plugins/principal';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
@@ -95,6 +97,8 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
 
   registerErrorHandling(app);
+  registerOriginCheck(app, env);
+  registerNoStore(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -137,10 +141,10 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
   registerPrincipal(app);
 
-  registerMetrics(app, database);
+  registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);
   authRoutes(app, { auth, db, env, limits });
-  sessionRoutes(app, { auth, db });
+  sessionRoutes(app, { auth, db, limits });
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AUTH_ERROR_CODES, AUTH_MESSAGES } from './auth';
+import { STORAGE_ERRORS, type StorageErrorCode } from './files';
 
 /** Every error response body. */
 export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() });
@@ -9,3 +11,72 @@ export const EMAIL_DOMAIN_TAKEN = {
   code: 'domain_taken',
   message: 'This e-mail domain belongs to another organisation.',
 } as const;
+
+/** The API's general error codes, with the message a client shows when the answer carries none. */
+export const API_ERRORS = {
+  invalid_argument: 'The request is not valid.',
+  invalid_json: 'The request body is not valid JSON.',
+  invalid_utf8: 'The request body is not valid UTF-8.',
+  invalid_content_length: 'The Content-Length header does not match the request body.',
+  payload_too_large: 'The request body is too large.',
+  unsupported_media_type: 'This content type is not accepted here.',
+  bad_request: 'The request could not be understood.',
+  unauthenticated: 'Sign in to continue.',
+  forbidden: 'You do not have access to this resource.',
+  origin_not_allowed: 'This request comes from a site that may not act here.',
+  not_found: 'Not found',
+  conflict: 'This conflicts with the current data; reload and try again.',
+  domain_taken: 'Another organisation already uses this domain.',
+  last_administrator:
+    'This is the last active administrator of the organisation. Make someone else an administrator first.',
+  role_not_allowed: 'You cannot give this role.',
+  subscription_not_held: 'The organisation cannot pass on a subscription it does not hold.',
+  too_many_requests: AUTH_MESSAGES.tooManyRequests,
+  internal: AUTH_MESSAGES.internal,
+} as const;
+
+/** Identity codes beyond the spec's list (AUTH_ERROR_CODES). */
+export const EXTRA_AUTH_ERRORS = {
+  'auth/no-profile': 'Your account has no profile in any organisation. Contact your administrator.',
+  'auth/tenant-disabled': 'This organisation is deactivated.',
+  // better-auth refusals passed on as `auth/<its code>` (see the server's auth routes).
+  'auth/invalid-origin': 'This request comes from a site that may not act here.',
+  'auth/missing-or-null-origin': 'This request comes from a site that may not act here.',
+  'auth/error': 'Request refused',
+} as const;
+
+/** Codes the console gives failures that never reached the API or answered without a body. */
+export const CLIENT_ERRORS = {
+  network_error: 'The server could not be reached. Check your connection.',
+  http_error: 'The request failed.',
+} as const;
+
+type AuthErrorCode = (typeof AUTH_ERROR_CODES)[keyof typeof AUTH_ERROR_CODES];
+export type ErrorCode =
+  | keyof typeof API_ERRORS
+  | AuthErrorCode
+  | keyof typeof EXTRA_AUTH_ERRORS
+  | StorageErrorCode
+  | keyof typeof CLIENT_ERRORS;
+
+const authErrors = Object.fromEntries(
+  (Object.keys(AUTH_ERROR_CODES) as Array<keyof typeof AUTH_ERROR_CODES>).map((key) => [
+    AUTH_ERROR_CODES[key],
+    AUTH_MESSAGES[key],
+  ]),
+) as Record<AuthErrorCode, string>;
+const storageErrors = Object.fromEntries(
+  Object.entries(STORAGE_ERRORS).map(([code, { message }]) => [code, message]),
+) as Record<StorageErrorCode, string>;
+
+/** The one error catalogue: every code the server answers (and the console's own), with its message. */
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
+  ...API_ERRORS,
+  ...authErrors,
+  ...EXTRA_AUTH_ERRORS,
+  ...storageErrors,
+  ...CLIENT_ERRORS,
+};
+
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(ERROR_CATALOGUE, code);

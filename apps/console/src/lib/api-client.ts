@@ -1,3 +1,5 @@
+import { ERROR_CATALOGUE } from '@omnibot/contracts';
+
 /** An error answer from the API: the HTTP status and the server's `{ code, message }`. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -79,7 +81,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection.');
+    throw new ApiError(0, 'network_error', ERROR_CATALOGUE.network_error);
   }
   if (!response.ok) throw await errorFrom(response);
   if (response.status === 204) return undefined as T;

@@ -1,7 +1,7 @@
-import { AUTH_MESSAGES } from '@omnibot/contracts';
+import { AUTH_MESSAGES, ERROR_CATALOGUE } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
-import { errorMessage, retryAfterText } from './error-message';
+import { errorMessage, hasErrorCode, retryAfterText } from './error-message';
 
 describe('retryAfterText', () => {
   const now = new Date(2026, 0, 1, 14, 20, 0);
@@ -27,5 +27,27 @@ describe('errorMessage', () => {
     );
     expect(errorMessage(new TypeError('boom'))).toBe('Something went wrong: boom');
     expect(errorMessage('??')).toBe('Something went wrong. Please try again.');
+  });
+});
+
+describe('error codes from the catalogue', () => {
+  it("falls back to the catalogue's message when an answer carries none", () => {
+    expect(errorMessage(new ApiError(409, 'last_administrator', ''))).toBe(
+      ERROR_CATALOGUE.last_administrator,
+    );
+    expect(errorMessage(new ApiError(409, 'not_in_catalogue', ''))).toBe('');
+  });
+
+  it('tells whether an API error or an upload failure carries a code', () => {
+    expect(hasErrorCode(new ApiError(409, 'domain_taken', 'taken'), 'domain_taken')).toBe(true);
+    expect(hasErrorCode(new ApiError(409, 'conflict', 'x'), 'domain_taken')).toBe(false);
+    expect(
+      hasErrorCode(
+        { status: 402, code: 'storage/quota-exceeded', message: 'full' },
+        'storage/quota-exceeded',
+      ),
+    ).toBe(true);
+    expect(hasErrorCode(undefined, 'not_found')).toBe(false);
+    expect(hasErrorCode(new Error('x'), 'not_found')).toBe(false);
   });
 });

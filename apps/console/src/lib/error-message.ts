@@ -1,4 +1,4 @@
-import { AUTH_ERROR_CODES } from '@omnibot/contracts';
+import { AUTH_ERROR_CODES, ERROR_CATALOGUE, type ErrorCode, isErrorCode } from '@omnibot/contracts';
 import { ApiError } from './api-client';
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -26,7 +26,7 @@ export function errorMessage(error: unknown): string {
     if (error.status === 429 || error.code === AUTH_ERROR_CODES.tooManyRequests) {
       return [error.message, retryAfterText(error.retryAfterSeconds)].filter(Boolean).join(' ');
     }
-    return error.message;
+    return error.message || (isErrorCode(error.code) ? ERROR_CATALOGUE[error.code] : '');
   }
   if (error instanceof Error && error.message) return `Something went wrong: ${error.message}`;
   return 'Something went wrong. Please try again.';
@@ -34,3 +34,7 @@ export function errorMessage(error: unknown): string {
 
 /** The error code of an API answer, if it is one. */
 export const errorCode = (error: unknown) => (error instanceof ApiError ? error.code : undefined);
+
+/** Whether an error (an ApiError or any `{ code }`) carries `code`, which must be in the contracts' catalogue. */
+export const hasErrorCode = (error: unknown, code: ErrorCode): boolean =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === code;

@@ -50,6 +50,7 @@ export function registerErrorHandling(app: FastifyInstance) {
 }
 
 function clientCode(error: FastifyError): string {
+  if (error.statusCode === 429) return 'too_many_requests';
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -1,9 +1,43 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/client';
+import type { Env } from '../env';
+import { AppError } from '../lib/errors';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Constant-time check of `Authorization: Bearer <token>` (both sides hashed, so lengths leak nothing). */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const match = /^Bearer (.+)$/i.exec(authorization?.trim() ?? '');
+  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
+}
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
+export const isLoopback = (ip: string) =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip) ||
+  ip === '::1' ||
+  /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(ip);
+
+/**
+ * Who may scrape: with METRICS_TOKEN set, only a caller presenting it; without, only a client on this machine
+ * (a request relayed by a proxy carries forwarding headers and is never taken for a local one).
+ */
+function assertScraper(request: FastifyRequest, token: string | undefined) {
+  if (token !== undefined) {
+    if (bearerMatches(request.headers.authorization, token)) return;
+    throw new AppError(401, 'unauthenticated', 'A valid metrics token is required.', {
+      'www-authenticate': 'Bearer realm="metrics"',
+    });
+  }
+  const relayed = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  if (!isLoopback(request.ip) || relayed) {
+    throw new AppError(404, 'not_found', `No route for ${request.method} /metrics`);
+  }
+}
 
 /** Prometheus metrics: request counts and latency by route, DB pool stats, process defaults. */
-export function registerMetrics(app: FastifyInstance, database: Database) {
+export function registerMetrics(app: FastifyInstance, database: Database, env: Env) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
@@ -42,7 +76,8 @@ export function registerMetrics(app: FastifyInstance, database: Database) {
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    assertScraper(request, env.METRICS_TOKEN);
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

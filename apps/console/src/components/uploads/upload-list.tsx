@@ -19,6 +19,7 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import { hasErrorCode } from '../../lib/error-message';
 import { filesKeys } from '../../lib/files/files-api';
 import { formatBytes, formatExactBytes, percentOf } from '../../lib/files/format';
 import { baseNameOf, joinPath } from '../../lib/files/storage-paths';
@@ -135,7 +136,7 @@ export function UploadList({ filter }: { filter?: (item: UploadItem) => boolean 
   const items = filter ? all.filter(filter) : all;
   if (items.length === 0) return null;
   const summary = queueSummary(items);
-  const isOverQuota = items.some((item) => item.error?.code === 'storage/quota-exceeded');
+  const isOverQuota = items.some((item) => hasErrorCode(item.error, 'storage/quota-exceeded'));
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="Uploads">

@@ -12,5 +12,3 @@ export function storageErrorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return `Something went wrong: ${error.message}`;
   return STORAGE_ERRORS['storage/unknown'].message;
 }
-
-export const storageErrorCode = (error: unknown) => (error instanceof ApiError ? error.code : undefined);

@@ -76,7 +76,12 @@ export function createAuth(options: {
     session: { expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     // Our own database-backed limits guard the endpoints that matter (see auth.routes.ts).
     rateLimit: { enabled: false },
-    advanced: { cookiePrefix: SESSION_COOKIE_PREFIX, ipAddress: { disableIpTracking: false } },
+    // The origin check stays on in every NODE_ENV (better-auth skips it under test otherwise).
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      ipAddress: { disableIpTracking: false },
+      disableOriginCheck: false,
+    },
     databaseHooks: {
       user: {
         create: {

@@ -14,6 +14,8 @@ const MINUTE = 60_000;
 export const LIMITS = {
   signInFailuresPerEmail: { bucket: 'sign-in-failure:email', max: 5, windowMs: 15 * MINUTE },
   signInFailuresPerIp: { bucket: 'sign-in-failure:ip', max: 20, windowMs: 15 * MINUTE },
+  passwordChangeFailuresPerUser: { bucket: 'password-change-failure:user', max: 5, windowMs: 15 * MINUTE },
+  passwordChangeFailuresPerIp: { bucket: 'password-change-failure:ip', max: 20, windowMs: 15 * MINUTE },
   resetMailsPerAddress: { bucket: 'mail:reset', max: 3, windowMs: 60 * MINUTE },
   verificationMailsPerAddress: { bucket: 'mail:verification', max: 3, windowMs: 60 * MINUTE },
 } satisfies Record<string, Limit>;

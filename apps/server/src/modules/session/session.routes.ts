@@ -10,6 +10,7 @@ import { users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { requirePrincipal, resolveUserPrincipal, sessionUser } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
+import { LIMITS, type RateLimits } from '../auth/rate-limits';
 import { isStrongPassword } from '../auth/password-policy';
 
 const SessionSchema = z.object({
@@ -22,8 +23,8 @@ const SessionSchema = z.object({
 });
 const ResultSchema = z.object({ code: z.number(), message: z.string() });
 
-export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
-  const { auth, db } = deps;
+export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; limits: RateLimits }) {
+  const { auth, db, limits } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -64,6 +65,9 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }
     async (request, reply) => {
       const principal = await resolveUserPrincipal(auth, db, request);
       if (!principal) throw new AppError(404, AUTH_ERROR_CODES.noCurrentUser, AUTH_MESSAGES.noCurrentUser);
+      // Wrong current passwords are limited like sign-in failures, so a stolen session cannot guess the password.
+      await limits.assertAllowed(LIMITS.passwordChangeFailuresPerUser, principal.userId);
+      await limits.assertAllowed(LIMITS.passwordChangeFailuresPerIp, request.ip);
       const { currentPassword, newPassword } = request.body;
       if (!isStrongPassword(newPassword, [principal.email, principal.name])) {
         throw new AppError(400, AUTH_ERROR_CODES.weakPassword, AUTH_MESSAGES.weakPassword);
@@ -78,6 +82,8 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }
         if (cookies.length) void reply.header('set-cookie', cookies);
       } catch (error) {
         if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
+          await limits.record(LIMITS.passwordChangeFailuresPerUser, principal.userId);
+          await limits.record(LIMITS.passwordChangeFailuresPerIp, request.ip);
           throw new AppError(400, AUTH_ERROR_CODES.wrongCurrentPassword, AUTH_MESSAGES.wrongCurrentPassword);
         }
         throw error;
@@ -86,6 +92,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }
         .update(users)
         .set({ mustChangePassword: false, updatedAt: new Date(), updatedBy: principal.userId })
         .where(eq(users.id, principal.userId));
+      await limits.clear(LIMITS.passwordChangeFailuresPerUser, principal.userId);
       return { code: 200, message: 'Your password was changed.' };
     },
   );

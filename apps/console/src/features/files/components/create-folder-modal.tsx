@@ -3,7 +3,8 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { FileNameSchema } from '@omnibot/contracts';
 import { z } from 'zod';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
-import { storageErrorCode, storageErrorMessage } from '../../../lib/files/storage-errors';
+import { hasErrorCode } from '../../../lib/error-message';
+import { storageErrorMessage } from '../../../lib/files/storage-errors';
 import { joinPath } from '../../../lib/files/storage-paths';
 import { useCreateFolder } from '../api/create-folder';
 
@@ -19,10 +20,7 @@ function CreateFolderForm({ parent, onDone }: { parent: string; onDone: (path: s
     try {
       await createFolder.mutateAsync({ path });
     } catch (error) {
-      if (
-        storageErrorCode(error) === 'storage/already-exists' ||
-        storageErrorCode(error) === 'storage/invalid-argument'
-      ) {
+      if (hasErrorCode(error, 'storage/already-exists') || hasErrorCode(error, 'storage/invalid-argument')) {
         form.setFieldError('name', storageErrorMessage(error));
       }
       notifyError(error, 'The folder was not created');

@@ -4,7 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { getFolderPage } from '../../../lib/files/files-api';
-import { storageErrorCode } from '../../../lib/files/storage-errors';
+import { hasErrorCode } from '../../../lib/error-message';
 import { baseNameOf } from '../../../lib/files/storage-paths';
 import { useDeleteEntry } from '../api/delete-entry';
 
@@ -43,7 +43,7 @@ function DeleteBody({
       await remove.mutateAsync({ kind: target.kind, path: target.path, recursive: hasContents });
     } catch (error) {
       // Something was added since we looked: ask for the explicit confirmation first.
-      if (storageErrorCode(error) === 'storage/folder-not-empty') setFoundContents(true);
+      if (hasErrorCode(error, 'storage/folder-not-empty')) setFoundContents(true);
       notifyError(error, `“${name}” was not deleted`);
       return;
     }

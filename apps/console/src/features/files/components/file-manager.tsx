@@ -30,7 +30,8 @@ import { UnfinishedUploads } from '../../../components/uploads/unfinished-upload
 import { UploadDropzone } from '../../../components/uploads/upload-dropzone';
 import { UploadList } from '../../../components/uploads/upload-list';
 import { getFolderQueryOptions, getUsageQueryOptions, MAX_LISTING_PAGES } from '../../../lib/files/files-api';
-import { storageErrorCode, storageErrorMessage } from '../../../lib/files/storage-errors';
+import { hasErrorCode } from '../../../lib/error-message';
+import { storageErrorMessage } from '../../../lib/files/storage-errors';
 import { useRefreshFilesOnUpload } from '../../../lib/files/use-uploads';
 import { useSession } from '../../../lib/session';
 import { arrangeEntries, type EntrySort, type FileEntry } from '../utils/file-entries';
@@ -172,7 +173,7 @@ export function FileManager() {
     else if (action === 'delete') setDialog({ type: 'delete', target });
   };
   const closeDialog = () => setDialog(null);
-  const isFolderMissing = storageErrorCode(listing.error) === 'storage/object-not-found';
+  const isFolderMissing = hasErrorCode(listing.error, 'storage/object-not-found');
 
   const newFolderButton = canWrite && (
     <Button

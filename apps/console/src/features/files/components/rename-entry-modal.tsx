@@ -3,7 +3,8 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { extensionOf, FileNameSchema } from '@omnibot/contracts';
 import { z } from 'zod';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
-import { storageErrorCode, storageErrorMessage } from '../../../lib/files/storage-errors';
+import { hasErrorCode } from '../../../lib/error-message';
+import { storageErrorMessage } from '../../../lib/files/storage-errors';
 import { baseNameOf } from '../../../lib/files/storage-paths';
 import { useRenameEntry } from '../api/rename-entry';
 
@@ -31,8 +32,7 @@ function RenameForm({ target, onClose }: { target: RenameTarget; onClose: () => 
     try {
       await rename.mutateAsync({ kind: target.kind, path: target.path, name: next });
     } catch (error) {
-      const code = storageErrorCode(error);
-      if (code === 'storage/already-exists' || code === 'storage/invalid-argument') {
+      if (hasErrorCode(error, 'storage/already-exists') || hasErrorCode(error, 'storage/invalid-argument')) {
         form.setFieldError('name', storageErrorMessage(error));
       }
       notifyError(error, `“${current}” was not renamed`);

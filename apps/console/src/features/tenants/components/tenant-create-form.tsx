@@ -22,7 +22,7 @@ import { IconAlertCircle, IconBuildingPlus } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { AddressFields } from '../../../components/forms/address-fields';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
-import { errorCode, errorMessage } from '../../../lib/error-message';
+import { errorMessage, hasErrorCode } from '../../../lib/error-message';
 import { useCreateTenant } from '../api/create-tenant';
 import { codesToOffer, EMPTY_TENANT_FORM, type TenantFormValues } from '../utils/tenant-form';
 import { tenantTypeLabel } from '../utils/tenant-labels';
@@ -53,7 +53,7 @@ export function TenantCreateForm({ parent, parentSubscriptions, onCreated }: Ten
     try {
       created = await create.mutateAsync(CreateAccountBodySchema.parse(values));
     } catch (error) {
-      if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
+      if (hasErrorCode(error, 'domain_taken')) form.setFieldError('info.domain', errorMessage(error));
       notifyError(error, 'The organisation was not created');
       return;
     }

@@ -5,7 +5,7 @@ import { IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { AddressFields } from '../../../components/forms/address-fields';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { accountFormValuesOf, type AccountFormValues } from '../../../lib/account-form';
-import { errorCode, errorMessage } from '../../../lib/error-message';
+import { errorMessage, hasErrorCode } from '../../../lib/error-message';
 import { formatDateTime } from '../../../lib/dates';
 import { useUpdateTenant } from '../api/update-tenant';
 import { tenantTypeLabel } from '../utils/tenant-labels';
@@ -39,7 +39,7 @@ export function TenantDetailsForm({ tenant, canEdit }: TenantDetailsFormProps) {
       form.setValues(valuesOf(saved));
       notifySuccess(`The details of ${saved.name} were saved.`, 'Changes saved');
     } catch (error) {
-      if (errorCode(error) === 'domain_taken') form.setFieldError('info.domain', errorMessage(error));
+      if (hasErrorCode(error, 'domain_taken')) form.setFieldError('info.domain', errorMessage(error));
       notifyError(error, 'The changes were not saved');
     }
   };

@@ -4,7 +4,7 @@ import { ROLE_RANK, type Profile, type Role, type UpdateUserBody } from '@omnibo
 import { IconAlertTriangle, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { confirmAction } from '../../../components/ui/confirm';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
-import { errorCode, errorMessage } from '../../../lib/error-message';
+import { errorMessage, hasErrorCode } from '../../../lib/error-message';
 import { useUpdateUser } from '../api/update-user';
 import { lossOf, userEditValuesOf, UserEditFormSchema, type UserEditValues } from '../utils/user-edit';
 import { displayNameOf, formatDateTime } from '../utils/format';
@@ -37,7 +37,7 @@ export function UserEditForm({ user, actorRole, assignableRoles, canManage, isSe
   const canChangeAccess = canManage && !isAbove;
   const canEditDetails = canChangeAccess || isSelf;
   const roles = assignableRoles.includes(user.role) ? assignableRoles : [user.role, ...assignableRoles];
-  const isLastAdministrator = errorCode(update.error) === 'last_administrator';
+  const isLastAdministrator = hasErrorCode(update.error, 'last_administrator');
 
   const onSubmit = async (values: UserEditValues) => {
     const loss = canChangeAccess ? lossOf(user, values) : null;
@@ -68,7 +68,7 @@ export function UserEditForm({ user, actorRole, assignableRoles, canManage, isSe
         onError: (error) =>
           notifyError(
             error,
-            errorCode(error) === 'last_administrator'
+            hasErrorCode(error, 'last_administrator')
               ? 'An administrator must remain'
               : 'The user was not saved',
           ),
