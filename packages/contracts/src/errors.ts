@@ -45,6 +45,29 @@ export const EXTRA_AUTH_ERRORS = {
   'auth/error': 'Request refused',
 } as const;
 
+/** Why a knowledge source failed: fetching a tenant's URL or reading a document (stored on the source, shown in the console). */
+export const INGESTION_ERRORS = {
+  'fetch/invalid-url': 'The address is not a valid web address.',
+  'fetch/unsupported-scheme': 'Only http and https addresses can be fetched.',
+  'fetch/credentials-in-url': 'Addresses with a user name or password cannot be fetched.',
+  'fetch/blocked-host': 'This host may not be fetched.',
+  'fetch/blocked-address': 'The address is on a private or reserved network, which is not allowed.',
+  'fetch/dns-failure': 'The host name could not be found.',
+  'fetch/connection-failed': 'The site could not be reached.',
+  'fetch/timeout': 'The site took too long to answer.',
+  'fetch/aborted': 'The fetch was cancelled.',
+  'fetch/too-large': 'The page is larger than the size limit.',
+  'fetch/too-many-redirects': 'The address redirects too many times.',
+  'fetch/http-status': 'The site answered with an error status.',
+  'fetch/unsupported-encoding': 'The site answered in an encoding that cannot be read.',
+  'fetch/bad-response': 'The site sent a response that could not be read.',
+  'parse/corrupt': 'The document is damaged and could not be read.',
+  'parse/encrypted': 'The document is password-protected; upload a copy without a password.',
+  'parse/unsupported-type': 'This kind of document cannot be read.',
+  'parse/empty': 'The document contains no text.',
+  'parse/too-large': 'The document is larger than the size limit.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -57,6 +80,7 @@ export type ErrorCode =
   | AuthErrorCode
   | keyof typeof EXTRA_AUTH_ERRORS
   | StorageErrorCode
+  | keyof typeof INGESTION_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -75,6 +99,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...authErrors,
   ...EXTRA_AUTH_ERRORS,
   ...storageErrors,
+  ...INGESTION_ERRORS,
   ...CLIENT_ERRORS,
 };
 
