@@ -15,6 +15,7 @@ import { loadAuthSecret } from './bootstrap';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { createMailer, type Mailer } from './lib/mailer';
+import { pgRateLimitStore } from './lib/rate-limit-store';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { createAuth, type Auth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -113,7 +114,13 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
   // The console is same-origin; the widget routes will opt in per bot.
   await app.register(cors, { origin: false });
-  await app.register(rateLimit, { global: true, max: 1200, timeWindow: '1 minute' });
+  // Counted in the database so that every server process shares one budget per client.
+  await app.register(rateLimit, {
+    global: true,
+    max: env.RATE_LIMIT_MAX,
+    timeWindow: env.RATE_LIMIT_WINDOW_MS,
+    store: pgRateLimitStore({ db: database.db, log: app.log }),
+  });
   await app.register(swagger, {
     openapi: { info: { title: `${env.PRODUCT_NAME} API`, version: '1' } },
     transform: jsonSchemaTransform,

@@ -39,6 +39,8 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
   FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB

@@ -53,6 +53,20 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
+/** A log stream whose lines land, parsed, in `logs`. */
+export function captureLogs() {
+  const logs: Array<Record<string, unknown>> = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { logs, logStream };
+}
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
   return loadEnv({
     NODE_ENV: 'test',
@@ -68,15 +82,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = testEnv(options.env);
   const { database, drop } = await openTestDatabase();
-  const logs: Array<Record<string, unknown>> = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
+  const { logs, logStream } = captureLogs();
   const app = await buildApp({ env, database, consoleDir: options.consoleDir ?? null, logStream });
   await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
   if (!options.skipReady) await app.ready();
