@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { buildApp, type App } from '../app';
+import { buildApp, type App, type AppDeps } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { bootstrap } from '../bootstrap';
 import { loadEnv, type Env } from '../env';
@@ -23,6 +23,8 @@ export interface TestAppOptions {
   consoleDir?: string | null;
   /** Skip `app.ready()` so a test can add its own routes first. */
   skipReady?: boolean;
+  /** Start the background job runner (slow: only for tests of jobs). */
+  jobs?: AppDeps['jobs'];
 }
 
 /** A throwaway database: in-memory PGlite, or a fresh PostgreSQL database when the suite runs on PG. */
@@ -83,7 +85,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const env = testEnv(options.env);
   const { database, drop } = await openTestDatabase();
   const { logs, logStream } = captureLogs();
-  const app = await buildApp({ env, database, consoleDir: options.consoleDir ?? null, logStream });
+  const app = await buildApp({
+    env,
+    database,
+    consoleDir: options.consoleDir ?? null,
+    logStream,
+    jobs: options.jobs ?? false,
+  });
   await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
   if (!options.skipReady) await app.ready();
   return {
