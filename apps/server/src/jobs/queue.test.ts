@@ -37,13 +37,13 @@ describe('job runner', () => {
   it('lets a running job finish when it stops', async () => {
     const { database, runner } = await startRunner();
     let release = () => undefined as void;
+    let markStarted = () => undefined as void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
     let finished = false;
-    const started = new Promise<void>((resolve) => {
-      void runner.work('test-slow', async () => {
-        resolve();
-        await new Promise<void>((done) => (release = done));
-        finished = true;
-      });
+    await runner.work('test-slow', async () => {
+      markStarted();
+      await new Promise<void>((done) => (release = done));
+      finished = true;
     });
     const id = await runner.send('test-slow', {});
     await started;
