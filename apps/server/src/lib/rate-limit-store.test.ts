@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app';
@@ -131,10 +132,16 @@ describe('rate limits stored in the database', () => {
     );
     expect(await hitCounter(db, 'test', 'k', 60_000)).toMatchObject({ current: 1 });
 
+    // A client-chosen key far larger than an index entry may be is still counted.
+    const huge = randomBytes(50_000).toString('hex');
+    expect(await hitCounter(db, 'test', huge, 60_000)).toMatchObject({ current: 1 });
+    expect(await hitCounter(db, 'test', huge, 60_000)).toMatchObject({ current: 2 });
+    expect(await hitCounter(db, 'test', `${huge}y`, 60_000)).toMatchObject({ current: 1 });
+
     await db.execute(
-      sql`update rate_limit_counters set expires_at = now() - interval '1 second' where key = 'k'`,
+      sql`update rate_limit_counters set expires_at = now() - interval '1 second' where key = 'k' or key like 'sha256:%'`,
     );
-    expect(await sweepCounters(db)).toBe(1);
+    expect(await sweepCounters(db)).toBe(3);
     const left = rowsOf<{ key: string }>(await db.execute(sql`select key from rate_limit_counters`));
     expect(left).toEqual([{ key: 'other' }]);
   });

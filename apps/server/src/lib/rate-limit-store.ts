@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
@@ -10,6 +11,12 @@ export interface RateLimitHit {
   ttl: number;
 }
 
+const MAX_KEY_LENGTH = 200;
+
+/** Long keys (client-chosen ids) are stored by their hash: an index entry too large to insert must not exempt them. */
+const storedKey = (key: string) =>
+  key.length > MAX_KEY_LENGTH ? `sha256:${createHash('sha256').update(key).digest('hex')}` : key;
+
 /** Counts one request for `key` in `bucket` (one atomic upsert); a finished window starts again at 1. */
 export async function hitCounter(
   db: Db,
@@ -19,7 +26,7 @@ export async function hitCounter(
 ): Promise<RateLimitHit> {
   const result = await db.execute(sql`
     insert into rate_limit_counters as c (bucket, key, count, window_start, expires_at)
-    values (${bucket}, ${key}, 1, now(), now() + make_interval(secs => ${windowMs}::double precision / 1000))
+    values (${bucket}, ${storedKey(key)}, 1, now(), now() + make_interval(secs => ${windowMs}::double precision / 1000))
     on conflict (bucket, key) do update set
       count = case when c.expires_at <= excluded.window_start then 1 else c.count + 1 end,
       window_start = case when c.expires_at <= excluded.window_start then excluded.window_start else c.window_start end,
