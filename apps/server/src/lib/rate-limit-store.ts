@@ -77,6 +77,12 @@ class BlockedKeys {
   }
 }
 
+/** The driver's own message (drizzle wraps it in one that repeats the query and its parameters). */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
 interface RouteParams {
   groupId?: string;
   routeInfo?: { method?: string | string[]; url?: string };
@@ -117,7 +123,7 @@ export function pgRateLimitStore({ db, log }: PgRateLimitStoreOptions): FastifyR
       timeWindow: number,
       max: number,
     ): void {
-      const id = `${this.bucket}\u0000${key}`;
+      const id = `${this.bucket}\u0000${storedKey(key)}`;
       const known = blocked.get(id, max);
       if (known) {
         callback(null, known);
@@ -133,7 +139,7 @@ export function pgRateLimitStore({ db, log }: PgRateLimitStoreOptions): FastifyR
           if (now - lastWarning >= WARN_EVERY_MS) {
             lastWarning = now;
             log.warn(
-              { bucket: this.bucket, error: error instanceof Error ? error.message : String(error) },
+              { bucket: this.bucket, error: reasonOf(error) },
               'rate-limit store unavailable: requests are let through',
             );
           }
