@@ -14,7 +14,10 @@ import {
 import { loadAuthSecret } from './bootstrap';
 import type { Database } from './db/client';
 import type { Env } from './env';
+import { JobRunner } from './jobs/queue';
+import { scheduleRateLimitSweep } from './jobs/rate-limit-sweep';
 import { createMailer, type Mailer } from './lib/mailer';
+import { pgRateLimitStore } from './lib/rate-limit-store';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { createAuth, type Auth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -47,6 +50,8 @@ export interface AppDeps {
   consoleDir?: string | null;
   /** Where logs go (tests capture them); standard output by default. */
   logStream?: NodeJS.WritableStream;
+  /** Starts the background job runner (pg-boss) and its schedules; off by default because it takes seconds. */
+  jobs?: boolean | { pollingIntervalSeconds?: number };
 }
 
 export type App = FastifyInstance;
@@ -57,11 +62,19 @@ declare module 'fastify' {
     auth: Auth;
     mailer: Mailer;
     database: Database;
+    /** The background job runner, or null when the app was built without one. */
+    jobs: JobRunner | null;
   }
 }
 
 /** Builds the whole server (plugins first, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, logStream }: AppDeps) {
+export async function buildApp({
+  env,
+  database,
+  consoleDir = CONSOLE_DIST_DIR,
+  logStream,
+  jobs = false,
+}: AppDeps) {
   const app = Fastify({
     logger: {
       level: env.LOG_LEVEL,
@@ -117,7 +130,13 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
   // The console is same-origin; the widget routes will opt in per bot.
   await app.register(cors, { origin: false });
-  await app.register(rateLimit, { global: true, max: 1200, timeWindow: '1 minute' });
+  // Counted in the database so that every server process shares one budget per client.
+  await app.register(rateLimit, {
+    global: true,
+    max: env.RATE_LIMIT_MAX,
+    timeWindow: env.RATE_LIMIT_WINDOW_MS,
+    store: pgRateLimitStore({ db: database.db, log: app.log }),
+  });
   await app.register(swagger, {
     openapi: { info: { title: `${env.PRODUCT_NAME} API`, version: '1' } },
     transform: jsonSchemaTransform,
@@ -148,6 +167,19 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
+
+  // Started last, so that a failure above leaves no runner behind.
+  const runner = jobs ? await JobRunner.start(database, app.log, typeof jobs === 'object' ? jobs : {}) : null;
+  app.decorate('jobs', runner);
+  if (runner) {
+    app.addHook('onClose', () => runner.stop());
+    try {
+      await scheduleRateLimitSweep(runner, { db, limits, log: app.log });
+    } catch (error) {
+      await runner.stop();
+      throw error;
+    }
+  }
 
   return app;
 }

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
   FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB

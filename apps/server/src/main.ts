@@ -12,7 +12,7 @@ async function main() {
     : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') };
   const startedAt = performance.now();
   const database = await openDatabase(target);
-  const app = await buildApp({ env, database });
+  const app = await buildApp({ env, database, jobs: true });
   if (!database.vectorEnabled)
     app.log.warn('pgvector is not installed in this database: vector search is off');
 

@@ -28,6 +28,10 @@ export interface Database {
   vectorEnabled: boolean;
   ping: () => Promise<void>;
   poolStats: () => PoolStats;
+  /** Raw SQL for libraries that bring their own (pg-boss); several statements in one text only without values. */
+  executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+  /** Connection string of the PostgreSQL database; null on PGlite. */
+  url: string | null;
   close: () => Promise<void>;
   readonly closed: boolean;
 }
@@ -66,6 +70,11 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       await client.query('select 1');
     },
     poolStats: () => ({ total: 1, idle: closed ? 0 : 1, waiting: 0 }),
+    async executeSql(text, values) {
+      if (values?.length) return client.query(text, values);
+      return (await client.exec(text)).at(-1) ?? { rows: [] };
+    },
+    url: null,
     async close() {
       if (closed) return;
       closed = true;
@@ -91,6 +100,8 @@ function openPostgres(url: string): Database {
       await pool.query('select 1');
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    executeSql: (text, values) => pool.query(text, values),
+    url,
     async close() {
       if (closed) return;
       closed = true;

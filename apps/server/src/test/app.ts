@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { buildApp, type App } from '../app';
+import { buildApp, type App, type AppDeps } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { bootstrap } from '../bootstrap';
 import { loadEnv, type Env } from '../env';
@@ -23,6 +23,8 @@ export interface TestAppOptions {
   consoleDir?: string | null;
   /** Skip `app.ready()` so a test can add its own routes first. */
   skipReady?: boolean;
+  /** Start the background job runner (slow: only for tests of jobs). */
+  jobs?: AppDeps['jobs'];
 }
 
 /** A throwaway database: in-memory PGlite, or a fresh PostgreSQL database when the suite runs on PG. */
@@ -53,6 +55,20 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
+/** A log stream whose lines land, parsed, in `logs`. */
+export function captureLogs() {
+  const logs: Array<Record<string, unknown>> = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { logs, logStream };
+}
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
   return loadEnv({
     NODE_ENV: 'test',
@@ -68,16 +84,14 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = testEnv(options.env);
   const { database, drop } = await openTestDatabase();
-  const logs: Array<Record<string, unknown>> = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
+  const { logs, logStream } = captureLogs();
+  const app = await buildApp({
+    env,
+    database,
+    consoleDir: options.consoleDir ?? null,
+    logStream,
+    jobs: options.jobs ?? false,
   });
-  const app = await buildApp({ env, database, consoleDir: options.consoleDir ?? null, logStream });
   await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
   if (!options.skipReady) await app.ready();
   return {

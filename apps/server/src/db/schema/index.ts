@@ -5,5 +5,6 @@ export * from './auth';
 export * from './users';
 export * from './credentials';
 export * from './rate-limits';
+export * from './rate-limit-counters';
 export * from './files';
 export * from './audit-log';

@@ -9,5 +9,8 @@ export const rateLimitEvents = pgTable(
     key: text('key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('rate_limit_events_lookup_idx').on(t.bucket, t.key, t.createdAt)],
+  (t) => [
+    index('rate_limit_events_lookup_idx').on(t.bucket, t.key, t.createdAt),
+    index('rate_limit_events_sweep_idx').on(t.bucket, t.createdAt),
+  ],
 );

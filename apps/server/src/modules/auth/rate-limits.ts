@@ -62,11 +62,22 @@ export class RateLimits {
       .where(and(eq(rateLimitEvents.bucket, limit.bucket), eq(rateLimitEvents.key, key)));
   }
 
-  /** Drops events older than a day (keys that never came back). */
+  /** Drops events outside their limit's window, and those of buckets no limit knows after a day. */
   async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const limit of Object.values(LIMITS) as Limit[]) {
+      await this.db
+        .delete(rateLimitEvents)
+        .where(
+          and(
+            eq(rateLimitEvents.bucket, limit.bucket),
+            lt(rateLimitEvents.createdAt, new Date(now - limit.windowMs)),
+          ),
+        );
+    }
     await this.db
       .delete(rateLimitEvents)
-      .where(lt(rateLimitEvents.createdAt, new Date(Date.now() - 24 * 60 * MINUTE)));
+      .where(lt(rateLimitEvents.createdAt, new Date(now - 24 * 60 * MINUTE)));
   }
 }
 

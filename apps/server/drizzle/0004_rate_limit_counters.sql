@@ -1,0 +1,11 @@
+CREATE TABLE "rate_limit_counters" (
+	"bucket" text NOT NULL,
+	"key" text NOT NULL,
+	"count" integer NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "rate_limit_counters_bucket_key_pk" PRIMARY KEY("bucket","key")
+);
+--> statement-breakpoint
+CREATE INDEX "rate_limit_counters_expires_idx" ON "rate_limit_counters" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "rate_limit_events_sweep_idx" ON "rate_limit_events" USING btree ("bucket","created_at");

@@ -1,0 +1,58 @@
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../test/app';
+import { JobRunner } from './queue';
+
+const silent = Fastify({ logger: { level: 'silent' } }).log;
+
+describe('job runner', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function startRunner() {
+    const { database, drop } = await openTestDatabase();
+    cleanups.push(drop);
+    const runner = await JobRunner.start(database, silent, { pollingIntervalSeconds: 0.5 });
+    cleanups.push(() => runner.stop());
+    return { database, runner };
+  }
+
+  it('runs queued jobs with their data and reports a throwing handler as failed', async () => {
+    const { runner } = await startRunner();
+    const seen: string[] = [];
+    await runner.work<{ word: string }>('test-echo', async ({ word }) => {
+      if (word === 'boom') throw new Error('boom');
+      seen.push(word);
+    });
+
+    const done = await runner.send('test-echo', { word: 'hello' });
+    expect(await runner.waitFor('test-echo', done)).toBe('completed');
+    expect(seen).toEqual(['hello']);
+    const failed = await runner.send('test-echo', { word: 'boom' });
+    expect(await runner.waitFor('test-echo', failed)).toBe('failed');
+  });
+
+  it('lets a running job finish when it stops', async () => {
+    const { database, runner } = await startRunner();
+    let release = () => undefined as void;
+    let markStarted = () => undefined as void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    let finished = false;
+    await runner.work('test-slow', async () => {
+      markStarted();
+      await new Promise<void>((done) => (release = done));
+      finished = true;
+    });
+    const id = await runner.send('test-slow', {});
+    await started;
+
+    const stopping = runner.stop();
+    release();
+    await stopping;
+    expect(finished).toBe(true);
+    const { rows } = await database.executeSql('select state from pgboss.job where id = $1', [id]);
+    expect(rows).toEqual([{ state: 'completed' }]);
+  });
+});

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../app';
+import { openDatabase, rowsOf, type Database } from '../db/client';
+import { captureLogs, openTestDatabase, testEnv } from '../test/app';
+import { hitCounter, sweepCounters } from './rate-limit-store';
+
+const CLIENT = '203.0.113.7';
+
+describe('rate limits stored in the database', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function throwawayDatabase(): Promise<Database> {
+    const { database, drop } = await openTestDatabase();
+    cleanups.push(drop);
+    return database;
+  }
+
+  /** Another process's view of the same database: its own connection pool on PostgreSQL. */
+  async function secondConnection(database: Database): Promise<Database> {
+    if (!database.url) return database;
+    const other = await openDatabase({ kind: 'postgres', url: database.url });
+    cleanups.push(() => other.close());
+    return other;
+  }
+
+  async function serverOn(
+    database: Database,
+    env: Record<string, string> = {},
+    addRoutes?: (app: App) => void,
+  ) {
+    const { logs, logStream } = captureLogs();
+    const app = await buildApp({ env: testEnv(env), database, consoleDir: null, logStream });
+    addRoutes?.(app);
+    await app.ready();
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+    };
+    cleanups.push(close);
+    return { app, logs, close };
+  }
+
+  const health = (app: App, remoteAddress = CLIENT) => app.inject({ url: '/healthz', remoteAddress });
+
+  it('gives two server processes one budget per client, remembered across a restart', async () => {
+    const database = await throwawayDatabase();
+    const limits = { RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: '600000' };
+    const first = await serverOn(database, limits);
+    const second = await serverOn(await secondConnection(database), limits);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await health(i % 2 === 0 ? first.app : second.app)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+
+    const limited = await health(second.app);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(500);
+    const body = limited.json<{ code: unknown; message: unknown }>();
+    expect(typeof body.code).toBe('string');
+    expect(typeof body.message).toBe('string');
+    // Another client has its own budget.
+    expect((await health(first.app, '198.51.100.1')).statusCode).toBe(200);
+
+    await first.close();
+    await second.close();
+    const restarted = await serverOn(database, limits);
+    expect((await health(restarted.app)).statusCode).toBe(429);
+    expect((await health(restarted.app, '198.51.100.2')).statusCode).toBe(200);
+  });
+
+  it('counts a route with its own limit and key apart from the global limit, across processes', async () => {
+    const database = await throwawayDatabase();
+    const perVisitor = (app: App) => {
+      app.get(
+        '/v1/test-visitor',
+        {
+          config: {
+            rateLimit: {
+              max: 2,
+              timeWindow: 60_000,
+              keyGenerator: (request) => String(request.headers['x-visitor']),
+            },
+          },
+        },
+        async () => ({ ok: true }),
+      );
+    };
+    const first = await serverOn(database, {}, perVisitor);
+    const second = await serverOn(await secondConnection(database), {}, perVisitor);
+    const visit = (app: App, visitor: string) =>
+      app.inject({ url: '/v1/test-visitor', headers: { 'x-visitor': visitor }, remoteAddress: CLIENT });
+
+    expect((await visit(first.app, 'v-1')).statusCode).toBe(200);
+    expect((await visit(second.app, 'v-1')).statusCode).toBe(200);
+    expect((await visit(first.app, 'v-1')).statusCode).toBe(429);
+    expect((await visit(second.app, 'v-1')).statusCode).toBe(429);
+    expect((await visit(second.app, 'v-1')).statusCode).toBe(429);
+    expect((await visit(second.app, 'v-2')).statusCode).toBe(200);
+    expect((await health(first.app)).headers['x-ratelimit-remaining']).toBe('1199');
+
+    const rows = rowsOf<{ bucket: string; key: string; count: number }>(
+      await database.db.execute(
+        sql`select bucket, key, count from rate_limit_counters where key like 'v-%' order by key`,
+      ),
+    );
+    // Each process counted v-1 until it saw it over the limit, then answered 429 from its own list.
+    expect(rows).toEqual([
+      { bucket: 'route:GET /v1/test-visitor', key: 'v-1', count: 4 },
+      { bucket: 'route:GET /v1/test-visitor', key: 'v-2', count: 1 },
+    ]);
+  });
+
+  it('starts a new window once the old one ended, and sweeps ended windows away', async () => {
+    const { db } = await throwawayDatabase();
+    expect(await hitCounter(db, 'test', 'k', 60_000)).toMatchObject({ current: 1 });
+    const second = await hitCounter(db, 'test', 'k', 60_000);
+    expect(second.current).toBe(2);
+    expect(second.ttl).toBeGreaterThan(50_000);
+    expect(second.ttl).toBeLessThanOrEqual(60_000);
+    await hitCounter(db, 'test', 'other', 60_000);
+
+    await db.execute(
+      sql`update rate_limit_counters set expires_at = now() - interval '1 second' where key = 'k'`,
+    );
+    expect(await hitCounter(db, 'test', 'k', 60_000)).toMatchObject({ current: 1 });
+
+    // A client-chosen key far larger than an index entry may be is still counted.
+    const huge = randomBytes(50_000).toString('hex');
+    expect(await hitCounter(db, 'test', huge, 60_000)).toMatchObject({ current: 1 });
+    expect(await hitCounter(db, 'test', huge, 60_000)).toMatchObject({ current: 2 });
+    expect(await hitCounter(db, 'test', `${huge}y`, 60_000)).toMatchObject({ current: 1 });
+
+    await db.execute(
+      sql`update rate_limit_counters set expires_at = now() - interval '1 second' where key = 'k' or key like 'sha256:%'`,
+    );
+    expect(await sweepCounters(db)).toBe(3);
+    const left = rowsOf<{ key: string }>(await db.execute(sql`select key from rate_limit_counters`));
+    expect(left).toEqual([{ key: 'other' }]);
+  });
+
+  it('lets requests through with a warning when the database is down', async () => {
+    const database = await throwawayDatabase();
+    const connection = await secondConnection(database);
+    const server = await serverOn(connection, { RATE_LIMIT_MAX: '1' });
+    expect((await health(server.app)).statusCode).toBe(200);
+    expect((await health(server.app)).statusCode).toBe(429);
+
+    await connection.close();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await health(server.app, '198.51.100.3')).statusCode);
+    expect(statuses).toEqual([200, 200, 200]);
+    const warnings = server.logs.filter(
+      (line) => line.msg === 'rate-limit store unavailable: requests are let through',
+    );
+    // One warning per ten seconds, not one per request.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, bucket: 'global' });
+    expect(String(warnings[0]?.error)).not.toContain('insert into');
+    // A client already known to be over its limit stays limited while the database is down.
+    expect((await health(server.app)).statusCode).toBe(429);
+  });
+});
