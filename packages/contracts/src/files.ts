@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './text';
 
 /** The tus endpoint; an upload's own URL is this path plus `/<id>`. */
 export const FILES_UPLOAD_PATH = '/v1/files/upload';
@@ -67,8 +68,8 @@ export const STORAGE_ERRORS = {
 export type StorageErrorCode = keyof typeof STORAGE_ERRORS;
 
 /** A path inside the tenant's storage, e.g. "docs/2026/report.pdf" ('' is the root folder). */
-const StoragePathSchema = z.string().max(4096);
-const NameSchema = z.string().min(1).max(1024);
+const StoragePathSchema = safeString().max(4096);
+const NameSchema = safeString().min(1).max(1024);
 
 /** Longest file or folder name the server stores, in UTF-8 bytes. */
 export const FILE_NAME_MAX_BYTES = 255;
@@ -81,8 +82,7 @@ const NAME_SLASHES = /[/\\\u2215\u2044\u29f8\u29f9\ufe68\uff0f\uff3c]/u;
  * One file or folder name as a form checks it before the server does (which applies the same rules):
  * no slashes, not "." or "..", no drive letter, control characters or percent-encoding, at most 255 UTF-8 bytes.
  */
-export const FileNameSchema = z
-  .string()
+export const FileNameSchema = safeString()
   .trim()
   .min(1, 'Enter a name')
   .refine((name) => !NAME_SLASHES.test(name), 'A name may not contain a slash or a backslash')
@@ -130,7 +130,7 @@ export const LIST_PAGE_SIZE_MAX = 1000;
 
 export const FileListQuerySchema = z.object({
   path: StoragePathSchema.default(''),
-  cursor: z.string().max(2048).optional(),
+  cursor: safeString().max(2048).optional(),
   page_size: z.coerce.number().int().min(LIST_PAGE_SIZE_MIN).max(LIST_PAGE_SIZE_MAX).default(100),
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
