@@ -24,9 +24,11 @@ import { healthRoutes } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
-import { registerErrorHandling } from './plugins/errors';
+import { registerErrorHandling, serializeError } from './plugins/errors';
+import { registerJsonBody } from './plugins/json-body';
 import { registerMetrics } from './plugins/metrics';
 import { registerPrincipal } from './plugins/principal';
+import { registerSafeUrl } from './plugins/safe-url';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
 export function objectStoreOrigins(env: Env): string[] {
@@ -68,6 +70,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      serializers: { err: serializeError },
     },
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -95,6 +98,8 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   });
 
   registerErrorHandling(app);
+  registerJsonBody(app);
+  registerSafeUrl(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
