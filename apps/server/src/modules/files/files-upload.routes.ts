@@ -47,7 +47,6 @@ const STATUS_CODES: Record<number, StorageErrorCode> = {
   412: 'storage/invalid-argument',
   413: 'storage/file-too-large',
   415: 'storage/invalid-argument',
-  501: 'storage/invalid-argument',
 };
 
 const jsonBody = (code: string, message: string) => JSON.stringify({ code, message });
@@ -78,6 +77,14 @@ async function asJsonError(response: Response): Promise<Response> {
   }
   const text = (await response.text()).trim();
   const headers = new Headers(response.headers);
+  // tus answers 501 for a protocol extension this server does not offer (Upload-Concat, Upload-Defer-Length):
+  // that is a request the client must change, so it is a 400 with tus' own explanation.
+  if (response.status === 501) {
+    const body = jsonBody('storage/invalid-argument', text || 'This upload feature is not supported.');
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new Response(body, { status: 400, headers });
+  }
   const body = isErrorBody(text) ? text : jsonBody(...describeStatus(response.status, text));
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('content-length', String(Buffer.byteLength(body)));
