@@ -396,6 +396,38 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     console.log(`crafted cursors refused with 400: ${refused}`);
   });
 
+  it('refuses tus Upload-Metadata that is not text (invalid UTF-8, NUL, a lone surrogate) instead of altering it', async () => {
+    const before = await everything();
+    const values = [
+      Buffer.from([0x61, 0xff, 0x62]),
+      Buffer.from('a\u0000b.txt'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+    ];
+    for (const value of values) {
+      for (const key of ['filename', 'folder']) {
+        const metadata = { filename: Buffer.from('ok.txt'), folder: Buffer.from('docs'), [key]: value };
+        const response = await w.t.app.inject({
+          method: 'POST',
+          url: FILES_UPLOAD_PATH,
+          headers: {
+            cookie: w.alice,
+            'tus-resumable': '1.0.0',
+            'upload-length': '5',
+            'upload-metadata': Object.entries(metadata)
+              .map(([name, bytes]) => `${name} ${bytes.toString('base64')}`)
+              .join(','),
+          },
+        });
+        expect([key, response.statusCode, response.json<unknown>()]).toEqual([
+          key,
+          400,
+          { code: 'storage/invalid-argument', message: expect.stringMatching(/Upload-Metadata/) as string },
+        ]);
+      }
+    }
+    expect(await everything()).toBe(before);
+  });
+
   it('answers an unsupported tus extension with 400 and the reason, and creates no upload', async () => {
     const before = await everything();
     const response = await w.t.app.inject({

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
   FILES_UPLOAD_PATH,
+  isSafeText,
   STORAGE_ERRORS,
   UPLOAD_FILE_PATH_HEADER,
   UPLOAD_METADATA_KEYS,
@@ -48,6 +49,29 @@ const STATUS_CODES: Record<number, StorageErrorCode> = {
   413: 'storage/file-too-large',
   415: 'storage/invalid-argument',
 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isBase64OfSafeText(value: string): boolean {
+  try {
+    return isSafeText(utf8.decode(Buffer.from(value, 'base64')));
+  } catch {
+    return false;
+  }
+}
+
+/** Upload-Metadata values are base64 of text: invalid UTF-8, NUL or a lone surrogate is refused, never replaced. */
+function assertMetadataText(header: string | string[] | undefined) {
+  if (typeof header !== 'string') return;
+  const values = header.split(',').map((pair) => pair.trim().split(' ')[1] ?? '');
+  if (!values.every(isBase64OfSafeText)) {
+    throw new AppError(
+      400,
+      'storage/invalid-argument',
+      'Upload-Metadata values must be base64 of UTF-8 text without NUL characters.',
+    );
+  }
+}
 
 const jsonBody = (code: string, message: string) => JSON.stringify({ code, message });
 const uploadNotFound = () => new AppError(404, 'storage/object-not-found', 'No upload exists at this URL.');
@@ -236,6 +260,7 @@ export async function filesUploadRoutes(
       schema: { hide: true },
       preHandler: async (request: FastifyRequest) => {
         if (request.method !== 'OPTIONS') await guard(request);
+        assertMetadataText(request.headers['upload-metadata']);
       },
       handler: handle,
     };
