@@ -86,9 +86,15 @@ function probesFor(target: Target): Probe[] {
   add('NUL', { url: `${url}${sep}q=a%00b` });
   add('lone surrogate', { url: `${url}${sep}q=%ED%A0%80` });
   add('over-long query (100 kB)', { url: `${url}${sep}q=${HUNDRED_KB}` });
-  if (method === 'GET' && url.startsWith('/v1/files?')) {
+  const numeric = ['/v1/files', '/v1/Account/hx-client/User'].includes(url) ? 'page_size' : null;
+  const download = url === '/v1/files/download' ? 'tenant=x&path=a.txt&signature=s&expires' : null;
+  for (const literal of ['1e400', '18446744073709551616', '-0']) {
+    const field = numeric ?? download;
+    if (method === 'GET' && field) add('huge number', { url: `${url}${sep}${field}=${literal}` });
+  }
+  if (method === 'GET' && url === '/v1/files') {
     for (const cursor of CRAFTED_CURSORS)
-      add('bad cursor', { url: `${url}&cursor=${encodeURIComponent(cursor)}` });
+      add('bad cursor', { url: `${url}?cursor=${encodeURIComponent(cursor)}` });
   }
   if (method === 'GET' || method === 'OPTIONS') return probes;
   const sample = target.sample ?? {};
@@ -325,6 +331,14 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       400,
       'invalid_text',
     ]);
+    const token = { method: 'GET' as const, url: '/api/auth/reset-password/a%00b' };
+    cases.push([token, probe('GET', `${token.url}?callbackURL=%2Freset-password`), 400, 'invalid_text']);
+    const byEmail = {
+      ...account,
+      method: 'GET' as const,
+      url: '/v1/Account/hx-client/User/a%00b@client.hx.test',
+    };
+    cases.push([byEmail, probe('GET', `${byEmail.url}?type=email`), 400, 'invalid_text']);
     const files = { method: 'GET' as const, url: '/v1/files', cookie: w.alice };
     cases.push([files, probe('GET', '/v1/files?path=%00', undefined), 400, 'invalid_text']);
     for (const [target, sent, status, code] of cases) {
