@@ -144,7 +144,8 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       .from(subscriptions)
       .where(eq(subscriptions.tenantId, 'hx-client'));
     const file = await injectUpload(w.t, w.alice, 'notes.txt', Buffer.from('hello'), 'docs');
-    ids = { subscription: sub!.id, user: user.id, file };
+    if (!sub) throw new Error('the client tenant has no subscription');
+    ids = { subscription: sub.id, user: user.id, file };
   });
   afterAll(() => w.close());
 
