@@ -44,6 +44,7 @@ interface Target {
 
 const HOLE = '@@hole@@';
 const HUNDRED_KB = 'q'.repeat(100 * 1024);
+const ONE_MB = 'm'.repeat(1024 * 1024 + 10);
 
 /** The sample as JSON text with its first string value replaced by `literal` (raw JSON, escapes kept). */
 function withLiteral(sample: Record<string, unknown>, literal: string): string {
@@ -104,6 +105,7 @@ function probesFor(target: Target): Probe[] {
   add('lone surrogate', { url, json: `{"\\ud800":1,"name":"x"}` });
   add('deep nesting', { url, json: '['.repeat(20_000) });
   add('deep nesting', { url, json: `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}` });
+  add('oversized body (1 MB)', { url, json: withLiteral(sample, JSON.stringify(ONE_MB)) });
   add('huge number', { url, json: withLiteral(sample, '1e400') });
   add('huge number', { url, json: withLiteral(sample, '18446744073709551616') });
   add('huge number', { url, json: withLiteral(sample, '-0') });
