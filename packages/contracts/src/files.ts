@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeString } from './text';
+import { isSafeText, SAFE_TEXT_MESSAGE, safeString } from './text';
 
 /** The tus endpoint; an upload's own URL is this path plus `/<id>`. */
 export const FILES_UPLOAD_PATH = '/v1/files/upload';
@@ -82,12 +82,14 @@ const NAME_SLASHES = /[/\\\u2215\u2044\u29f8\u29f9\ufe68\uff0f\uff3c]/u;
  * One file or folder name as a form checks it before the server does (which applies the same rules):
  * no slashes, not "." or "..", no drive letter, control characters or percent-encoding, at most 255 UTF-8 bytes.
  */
-export const FileNameSchema = safeString()
+export const FileNameSchema = z
+  .string()
   .trim()
   .min(1, 'Enter a name')
   .refine((name) => !NAME_SLASHES.test(name), 'A name may not contain a slash or a backslash')
   .refine((name) => !/^[.\s]+$/u.test(name.normalize('NFKC')), 'A name may not be "." or ".."')
   .refine((name) => !NAME_FORBIDDEN.test(name), 'A name may not contain control characters')
+  .refine(isSafeText, SAFE_TEXT_MESSAGE)
   .refine((name) => !/%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu.test(name), 'A name may not contain "%" codes')
   .refine((name) => !/^[a-z]:/iu.test(name.normalize('NFKC')), 'A name may not start with a drive letter')
   .refine(
