@@ -1,5 +1,5 @@
-import { SafeTextSchema } from '@omnibot/contracts';
 import { randomBytes } from 'node:crypto';
+import { SafeTextSchema } from '@omnibot/contracts';
 import { and, asc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
