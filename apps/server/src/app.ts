@@ -27,11 +27,13 @@ import { healthRoutes } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
-import { registerErrorHandling } from './plugins/errors';
+import { registerErrorHandling, serializeError } from './plugins/errors';
+import { registerJsonBody } from './plugins/json-body';
 import { registerMetrics } from './plugins/metrics';
 import { registerNoStore } from './plugins/no-store';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerPrincipal } from './plugins/principal';
+import { registerSafeUrl } from './plugins/safe-url';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
 export function objectStoreOrigins(env: Env): string[] {
@@ -83,6 +85,7 @@ export async function buildApp({
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      serializers: { err: serializeError },
     },
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -110,6 +113,8 @@ export async function buildApp({
   });
 
   registerErrorHandling(app);
+  registerSafeUrl(app);
+  registerJsonBody(app);
   registerOriginCheck(app, env);
   registerNoStore(app);
   await app.register(helmet, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema } from './auth';
+import { safeString } from './text';
 import { FEATURE_CODES, FeatureCodeSchema, type Role, ROLES, RoleSchema, TenantTypeSchema } from './tenancy';
 
 export const APP_ID_HEADER = 'x-app-id';
@@ -145,7 +146,7 @@ const ACCOUNT_ECHOED = echoed(
   'updated_at',
 );
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const optionalText = (max: number) => safeString().trim().max(max).optional();
 
 /** A domain name such as `example.com` (lower-cased); an empty string clears it. */
 export const DomainSchema = z
@@ -179,7 +180,7 @@ export const AccountInfoInputSchema = z
   })
   .strict();
 
-const AccountNameSchema = z.string().trim().min(1, 'Enter a name').max(120);
+const AccountNameSchema = safeString().trim().min(1, 'Enter a name').max(120);
 
 /** POST /v1/Account: a child of the caller's tenant (or of `?tenant_id=`), holding codes its parent holds. */
 export const CreateAccountBodySchema = z
@@ -335,7 +336,7 @@ export const UserInfoInputSchema = z
   })
   .strict();
 
-const UsernameSchema = z.string().trim().min(1).max(120);
+const UsernameSchema = safeString().trim().min(1).max(120);
 
 /** POST /v1/Account/{tenant_id}/User: the person gets an invitation mail with a set-password link. */
 export const CreateUserBodySchema = z
@@ -378,7 +379,7 @@ export const UserListQuerySchema = z
     page: z.coerce.number().int().min(1).max(100_000).default(1),
     page_size: z.coerce.number().int().min(1).max(100).default(20),
     /** Searched in e-mail, username, first and last name (case-insensitive). */
-    q: z.string().trim().max(100).optional(),
+    q: safeString().trim().max(100).optional(),
     sort: z.enum(USER_SORT_FIELDS).default('email'),
     order: z.enum(['asc', 'desc']).default('asc'),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './text';
 
 /** Spec section 8: the user-facing messages, verbatim. */
 export const AUTH_MESSAGES = {
@@ -54,20 +55,20 @@ export const EmailSchema = z.email({ message: AUTH_MESSAGES.invalidEmail }).max(
 
 export const SignInBodySchema = z.object({
   email: EmailSchema,
-  password: z.string().min(1, 'Enter your password').max(256),
+  password: safeString().min(1, 'Enter your password').max(256),
 });
 export type SignInBody = z.infer<typeof SignInBodySchema>;
 
 export const RegisterBodySchema = z.object({
   email: EmailSchema,
-  password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`).max(128),
-  name: z.string().trim().min(1, 'Enter your name').max(120),
+  password: safeString().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`).max(128),
+  name: safeString().trim().min(1, 'Enter your name').max(120),
 });
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
 export const ChangePasswordBodySchema = z.object({
-  currentPassword: z.string().min(1).max(256),
-  newPassword: z.string().min(PASSWORD_MIN_LENGTH).max(128),
+  currentPassword: safeString().min(1).max(256),
+  newPassword: safeString().min(PASSWORD_MIN_LENGTH).max(128),
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 

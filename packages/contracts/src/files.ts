@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeText, SAFE_TEXT_MESSAGE, safeString } from './text';
 
 /** The tus endpoint; an upload's own URL is this path plus `/<id>`. */
 export const FILES_UPLOAD_PATH = '/v1/files/upload';
@@ -67,8 +68,8 @@ export const STORAGE_ERRORS = {
 export type StorageErrorCode = keyof typeof STORAGE_ERRORS;
 
 /** A path inside the tenant's storage, e.g. "docs/2026/report.pdf" ('' is the root folder). */
-const StoragePathSchema = z.string().max(4096);
-const NameSchema = z.string().min(1).max(1024);
+const StoragePathSchema = safeString().max(4096);
+const NameSchema = safeString().min(1).max(1024);
 
 /** Longest file or folder name the server stores, in UTF-8 bytes. */
 export const FILE_NAME_MAX_BYTES = 255;
@@ -88,6 +89,7 @@ export const FileNameSchema = z
   .refine((name) => !NAME_SLASHES.test(name), 'A name may not contain a slash or a backslash')
   .refine((name) => !/^[.\s]+$/u.test(name.normalize('NFKC')), 'A name may not be "." or ".."')
   .refine((name) => !NAME_FORBIDDEN.test(name), 'A name may not contain control characters')
+  .refine(isSafeText, SAFE_TEXT_MESSAGE)
   .refine((name) => !/%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu.test(name), 'A name may not contain "%" codes')
   .refine((name) => !/^[a-z]:/iu.test(name.normalize('NFKC')), 'A name may not start with a drive letter')
   .refine(
@@ -130,7 +132,7 @@ export const LIST_PAGE_SIZE_MAX = 1000;
 
 export const FileListQuerySchema = z.object({
   path: StoragePathSchema.default(''),
-  cursor: z.string().max(2048).optional(),
+  cursor: safeString().max(2048).optional(),
   page_size: z.coerce.number().int().min(LIST_PAGE_SIZE_MIN).max(LIST_PAGE_SIZE_MAX).default(100),
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;

@@ -23,6 +23,36 @@ function describeValidation(error: FastifyError): string {
   return `${name}: ${first?.message ?? 'is invalid'}`;
 }
 
+interface SerializedError {
+  [field: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+}
+
+// Fields of an error that describe it without quoting submitted values (pg's `detail`, `where` and Drizzle's
+// `params` do quote them, so they are never logged).
+const LOGGED_ERROR_FIELDS = ['code', 'statusCode', 'severity', 'constraint', 'table', 'column', 'routine'];
+
+/**
+ * The log serializer for `err`: type, message, stack, descriptive fields and causes, without the values a
+ * failed query was given (Drizzle writes them into its message after "params:").
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (!(error instanceof Error)) return { type: typeof error, message: '', stack: '' };
+  const message = error.message.split('\nparams:')[0] ?? '';
+  const frames = error.stack?.indexOf('\n    at ') ?? -1;
+  const stack = error.stack && frames >= 0 ? `${error.name}: ${message}${error.stack.slice(frames)}` : '';
+  const serialized: SerializedError = { type: error.constructor.name, message, stack };
+  const fields = error as unknown as Record<string, unknown>;
+  for (const field of LOGGED_ERROR_FIELDS) {
+    const value = fields[field];
+    if (typeof value === 'string' || typeof value === 'number') serialized[field] = value;
+  }
+  if (error.cause !== undefined && depth < 5) serialized.cause = serializeError(error.cause, depth + 1);
+  return serialized;
+}
+
 /** Every error becomes `{ code, message }` with the right status; no stack trace ever leaves the server. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

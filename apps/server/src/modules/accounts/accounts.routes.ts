@@ -28,7 +28,6 @@ import {
 } from './accounts.service';
 import { credentialRoutes } from './credentials.routes';
 import { type AccountRouteOptions, actorOf, assertAppId, TAGS, TenantParamsSchema } from './route-kit';
-import { acceptStrictJson } from './strict-json';
 import { subscriptionRoutes } from './subscriptions.routes';
 import { userRoutes } from './users.routes';
 
@@ -125,9 +124,7 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
 
 /** The account service (`/v1/Account...`), spec section 7: session cookie or API credential, plus X-App-Id. */
 export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  // An encapsulated scope: its strict JSON parser applies to these routes only.
   void app.register(async (scope) => {
-    acceptStrictJson(scope);
     const ctx: AccountsContext = { ...deps, mailer: app.mailer };
     const guard: onRequestHookHandler[] = [
       async (request) => assertAppId(request.headers),

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
   FILES_UPLOAD_PATH,
+  isSafeText,
   STORAGE_ERRORS,
   UPLOAD_FILE_PATH_HEADER,
   UPLOAD_METADATA_KEYS,
@@ -47,8 +48,30 @@ const STATUS_CODES: Record<number, StorageErrorCode> = {
   412: 'storage/invalid-argument',
   413: 'storage/file-too-large',
   415: 'storage/invalid-argument',
-  501: 'storage/invalid-argument',
 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isBase64OfSafeText(value: string): boolean {
+  try {
+    return isSafeText(utf8.decode(Buffer.from(value, 'base64')));
+  } catch {
+    return false;
+  }
+}
+
+/** Upload-Metadata values are base64 of text: invalid UTF-8, NUL or a lone surrogate is refused, never replaced. */
+function assertMetadataText(header: string | string[] | undefined) {
+  if (typeof header !== 'string') return;
+  const values = header.split(',').map((pair) => pair.trim().split(' ')[1] ?? '');
+  if (!values.every(isBase64OfSafeText)) {
+    throw new AppError(
+      400,
+      'storage/invalid-argument',
+      'Upload-Metadata values must be base64 of UTF-8 text without NUL characters.',
+    );
+  }
+}
 
 const jsonBody = (code: string, message: string) => JSON.stringify({ code, message });
 const uploadNotFound = () => new AppError(404, 'storage/object-not-found', 'No upload exists at this URL.');
@@ -78,6 +101,14 @@ async function asJsonError(response: Response): Promise<Response> {
   }
   const text = (await response.text()).trim();
   const headers = new Headers(response.headers);
+  // tus answers 501 for a protocol extension this server does not offer (Upload-Concat, Upload-Defer-Length):
+  // that is a request the client must change, so it is a 400 with tus' own explanation.
+  if (response.status === 501) {
+    const body = jsonBody('storage/invalid-argument', text || 'This upload feature is not supported.');
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new Response(body, { status: 400, headers });
+  }
   const body = isErrorBody(text) ? text : jsonBody(...describeStatus(response.status, text));
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('content-length', String(Buffer.byteLength(body)));
@@ -229,6 +260,7 @@ export async function filesUploadRoutes(
       schema: { hide: true },
       preHandler: async (request: FastifyRequest) => {
         if (request.method !== 'OPTIONS') await guard(request);
+        assertMetadataText(request.headers['upload-metadata']);
       },
       handler: handle,
     };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SafeTextSchema } from '@omnibot/contracts';
 import { and, asc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -139,16 +140,25 @@ export async function storageUsage(deps: FilesDeps, tenantId: string) {
 }
 
 // Listing: folders first, then files, each by name; the cursor is the last name returned and its kind.
-const CursorSchema = z.object({ k: z.enum(['d', 'f']), n: z.string().nullable() });
+const CursorSchema = z.object({ k: z.enum(['d', 'f']), n: SafeTextSchema.max(1024).nullable() }).strict();
 type Cursor = z.infer<typeof CursorSchema>;
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+/** Only a cursor this server could have written is accepted: its shape, and the exact bytes it encodes to. */
 function decodeCursor(raw: string | undefined): Cursor | null {
   if (raw === undefined || raw === '') return null;
-  try {
-    return CursorSchema.parse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
-  } catch {
+  const parsed = CursorSchema.safeParse(parseJsonOrNull(Buffer.from(raw, 'base64url').toString('utf8')));
+  if (!parsed.success || encodeCursor(parsed.data) !== raw) {
     throw new AppError(400, 'storage/invalid-argument', 'The cursor is not valid.');
+  }
+  return parsed.data;
+}
+
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

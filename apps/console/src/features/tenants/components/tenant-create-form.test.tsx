@@ -1,4 +1,4 @@
-import type { Account, AccountCreated, Subscription } from '@omnibot/contracts';
+import { type Account, type AccountCreated, SAFE_TEXT_MESSAGE, type Subscription } from '@omnibot/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -56,6 +56,18 @@ describe('TenantCreateForm', () => {
     expect(await screen.findByText('Enter a name')).toBeInTheDocument();
     expect(screen.getByText('Pick at least one subscription')).toBeInTheDocument();
     expect(screen.getByText('must be a domain such as example.com')).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('refuses a name with NUL or an unpaired surrogate, as the server does, before anything is sent', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    renderRoute(<TenantCreateForm parent={parent} parentSubscriptions={held} onCreated={vi.fn()} />);
+    await userEvent.click(screen.getByRole('textbox', { name: /^Organisation name/ }));
+    await userEvent.paste('Acme\u0000 \ud800');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Omni RAG' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create organisation' }));
+    expect(await screen.findByText(SAFE_TEXT_MESSAGE)).toBeInTheDocument();
     expect(fetch).not.toHaveBeenCalled();
   });
 
