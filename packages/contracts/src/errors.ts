@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTH_ERROR_CODES, AUTH_MESSAGES } from './auth';
 import { STORAGE_ERRORS, type StorageErrorCode } from './files';
+import { SAFE_TEXT_MESSAGE } from './text';
 
 /** Every error response body. */
 export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() });
@@ -17,6 +18,11 @@ export const API_ERRORS = {
   invalid_argument: 'The request is not valid.',
   invalid_json: 'The request body is not valid JSON.',
   invalid_utf8: 'The request body is not valid UTF-8.',
+  invalid_text: SAFE_TEXT_MESSAGE,
+  invalid_number: 'Numbers must be finite, not -0, and whole numbers at most 2^53 - 1 in size.',
+  json_too_deep: 'The request body is nested too deeply.',
+  invalid_url: 'The URL has a malformed %-escape or is not valid UTF-8.',
+  uri_too_long: 'The query string is too long.',
   invalid_content_length: 'The Content-Length header does not match the request body.',
   payload_too_large: 'The request body is too large.',
   unsupported_media_type: 'This content type is not accepted here.',
