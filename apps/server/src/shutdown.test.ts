@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { shutDown } from './shutdown';
 import { createTestApp, type TestApp } from './test/app';
+import { defined } from './test/defined';
 
 describe('graceful shutdown', () => {
   let t: TestApp | undefined;
@@ -13,7 +14,7 @@ describe('graceful shutdown', () => {
     t = await createTestApp({ skipReady: true });
     let release!: () => void;
     const started = new Promise<void>((resolve) => {
-      t!.app.get('/v1/test-slow', async () => {
+      defined(t).app.get('/v1/test-slow', async () => {
         resolve();
         await new Promise<void>((done) => (release = done));
         return { finished: true };

@@ -106,6 +106,8 @@ export interface UnfinishedUpload {
   folder: string;
   size: number;
   createdAt: Date | null;
+  /** Where the server keeps the unfinished bytes (tus upload URL). */
+  uploadUrl: string;
   previous: PreviousUpload;
 }
 
@@ -139,6 +141,7 @@ export async function findUnfinishedUploads(
       folder,
       size,
       createdAt: Number.isNaN(created.getTime()) ? null : created,
+      uploadUrl: previous.uploadUrl,
       previous,
     });
   }
@@ -149,7 +152,7 @@ export type UnfinishedProgress = { offset: number; length: number } | 'gone';
 
 /** Asks the server how far an unfinished upload got (tus HEAD); 'gone' once it expired or was removed. */
 export async function probeUnfinishedUpload(upload: UnfinishedUpload): Promise<UnfinishedProgress> {
-  const response = await fetch(upload.previous.uploadUrl!, {
+  const response = await fetch(upload.uploadUrl, {
     method: 'HEAD',
     headers: { 'tus-resumable': '1.0.0' },
     credentials: 'include',
@@ -168,7 +171,7 @@ export async function discardUnfinishedUpload(
   urlStorage: UrlStorage = uploadUrlStorage,
 ): Promise<void> {
   try {
-    await Upload.terminate(upload.previous.uploadUrl!, { retryDelays: [0, 1_000, 3_000] });
+    await Upload.terminate(upload.uploadUrl, { retryDelays: [0, 1_000, 3_000] });
   } catch (error) {
     // Already gone on the server (expired or finished): forgetting it is all there is to do.
     if (!(error instanceof DetailedError && [404, 410].includes(statusOf(error)))) throw error;

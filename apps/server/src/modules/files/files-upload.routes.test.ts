@@ -10,6 +10,7 @@ import { fileUploads, files } from '../../db/schema';
 import { TRAVERSAL_ATTEMPTS } from '../../storage/traversal-cases';
 import { S3_SKIP_NOTICE, S3_TEST } from '../../test/s3-storage';
 import { BACKENDS, createFilesWorld, encodeMetadata, type FilesWorld } from './files.test-support';
+import { defined } from '../../test/defined';
 
 const MiB = 1024 * 1024;
 const FILE_MAX_BYTES = 10 * MiB;
@@ -61,7 +62,8 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
       body,
     });
   const head = (cookie: string, url: string) => fetch(url, { method: 'HEAD', headers: tusHeaders(cookie) });
-  const uploadUrl = (response: Response) => new URL(response.headers.get('location')!, base).toString();
+  const uploadUrl = (response: Response) =>
+    new URL(defined(response.headers.get('location')), base).toString();
   const stagedIds = async () => (await w.t.database.db.select().from(fileUploads)).map((row) => row.id);
   const stagedFiles = async () =>
     backend.name === 'local' ? await fs.readdir(path.join(w.dataDir, 'uploads')).catch(() => []) : [];
@@ -78,7 +80,7 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
         headers: { cookie: w.alice },
         metadata: { filename: 'big.bin', folder: 'resume' },
         onChunkComplete(_chunkSize, bytesAccepted) {
-          if (bytesAccepted >= 2 * MiB) void upload.abort(false).then(() => resolve(upload.url!));
+          if (bytesAccepted >= 2 * MiB) void upload.abort(false).then(() => resolve(defined(upload.url)));
         },
         onSuccess: () => reject(new Error('the upload should have been interrupted')),
         onError: reject,
@@ -124,17 +126,19 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
       expect(finish.status).toBe(204);
       offset = Number(finish.headers.get('upload-offset'));
     }
-    expect(decodeURIComponent(finish!.headers.get(UPLOAD_FILE_PATH_HEADER)!)).toBe('resume/big.bin');
+    expect(decodeURIComponent(defined(defined(finish).headers.get(UPLOAD_FILE_PATH_HEADER)))).toBe(
+      'resume/big.bin',
+    );
 
     const [row] = await w.t.database.db.select().from(files).where(eq(files.path, 'resume/big.bin'));
     expect(row).toMatchObject({ tenantId: w.tenantA, size: source.length, sha256: sha256(source) });
-    expect(row!.contentType).toBe('application/octet-stream');
+    expect(defined(row).contentType).toBe('application/octet-stream');
     const listing = await fetch(`${base}/v1/files?path=resume`, { headers: { cookie: w.alice } });
     const item = (await listing.json()) as { items: Array<{ url: string }> };
     const downloadUrl =
       backend.name === 'local'
-        ? new URL(new URL(item.items[0]!.url).search, `${base}/v1/files/download`)
-        : item.items[0]!.url;
+        ? new URL(new URL(defined(item.items[0]).url).search, `${base}/v1/files/download`)
+        : defined(item.items[0]).url;
     const downloaded = Buffer.from(await (await fetch(downloadUrl)).arrayBuffer());
     expect(sha256(downloaded)).toBe(sha256(source));
     expect(await stagedIds()).not.toContain(url.split('/').at(-1));
@@ -281,7 +285,7 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
     const created = await create(w.alice, 5000, { filename: 'abandoned.bin' });
     expect(created.headers.get('upload-expires')).toBeTruthy();
     const url = uploadUrl(created);
-    const id = url.split('/').at(-1)!;
+    const id = defined(url.split('/').at(-1));
     expect((await patch(w.alice, url, 0, randomBytes(1000))).status).toBe(204);
     if (backend.name === 'local') expect(await stagedFiles()).toContain(id);
 
@@ -319,7 +323,7 @@ describe.each(BACKENDS)('tus expiry on $name storage', (backend) => {
       },
     });
     expect(created.status).toBe(201);
-    const url = new URL(created.headers.get('location')!, base).toString();
+    const url = new URL(defined(created.headers.get('location')), base).toString();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const late = await fetch(url, {
       method: 'PATCH',
