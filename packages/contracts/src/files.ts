@@ -95,12 +95,12 @@ export const FileNameSchema = z
     `A name may be at most ${FILE_NAME_MAX_BYTES} bytes long`,
   );
 
-/** A file in a folder listing: the spec's name, url, type (extension) plus our extras. Extra keys pass. */
-export const FileItemSchema = z.looseObject({
+/** A file in a folder listing. Only the listed keys reach a response: any other column is dropped. */
+export const FileItemSchema = z.object({
   name: z.string(),
   /** A download URL signed for a limited time. */
   url: z.string(),
-  /** The file extension (spec section 5 rules: text after the last dot, '' without one). */
+  /** The file extension: the text after the last dot, '' without one. */
   type: z.string(),
   size: z.number().int().nonnegative(),
   content_type: z.string(),
@@ -110,7 +110,7 @@ export const FileItemSchema = z.looseObject({
 export type FileItem = z.infer<typeof FileItemSchema>;
 
 /** A folder in a listing; `path` is its full path inside the tenant's storage. */
-export const FolderItemSchema = z.looseObject({
+export const FolderItemSchema = z.object({
   name: z.string(),
   path: z.string(),
   isFolder: z.literal(true),
