@@ -13,7 +13,7 @@ export const AUDIO_EXTENSIONS = ['mp3', 'wav'] as const;
 export const NON_DOCUMENT_EXTENSIONS = ['txt', 'doc'] as const;
 
 /**
- * The extension as spec section 5 reads it: the text after the last dot of the name (the last path
+ * A file's extension: the text after the last dot of the name (the last path
  * segment), exactly as written. A name without a dot has the extension ''.
  */
 export function extensionOf(name: string): string {
@@ -38,7 +38,7 @@ export const FILE_CATEGORY_FILTERS: Record<FileCategory, (name: string) => boole
   documents: isDocument,
 };
 
-/** Storage error codes (spec section 8) with the HTTP status the server answers; null = client-side only. */
+/** Storage error codes with the HTTP status the server answers; null = client-side only. */
 export const STORAGE_ERRORS = {
   'storage/unknown': { status: 500, message: 'An unknown storage error occurred.' },
   'storage/object-not-found': { status: 404, message: 'No file or folder exists at this path.' },
@@ -56,7 +56,7 @@ export const STORAGE_ERRORS = {
     status: 409,
     message: 'The stored file does not have the expected size; try the upload again.',
   },
-  // Ours, beyond the spec's list.
+  // Beyond the public storage codes.
   'storage/file-too-large': { status: 413, message: 'The file is larger than the maximum allowed size.' },
   'storage/already-exists': { status: 409, message: 'A file or folder with this name already exists.' },
   'storage/folder-not-empty': {

@@ -65,7 +65,7 @@ const optionNames = async (dialog: HTMLElement) => {
 };
 
 describe('ImagePicker', () => {
-  it("offers the images of every folder, by the spec's extension rules", async () => {
+  it('offers the images of every folder, by the image extension rules', async () => {
     const { dialog } = renderPicker();
     // SHOUTING.PNG is not an image (case-sensitive), nor are the pdf, txt and mp3.
     // In name order, whatever the folder.

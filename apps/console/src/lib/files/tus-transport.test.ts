@@ -29,7 +29,7 @@ function httpError(status: number | null, body = '') {
   return error;
 }
 
-describe('upload retry policy (spec section 9)', () => {
+describe('upload retry policy', () => {
   it('retries 408, 429, 5xx, tus 423 and lost connections, nothing else', () => {
     for (const status of [0, 408, 423, 429, 500, 502, 503, 504])
       expect(isRetryableStatus(status), String(status)).toBe(true);

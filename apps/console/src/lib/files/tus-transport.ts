@@ -9,14 +9,14 @@ import { joinPath } from './storage-paths';
 import { uploadUrlStorage } from './url-storage';
 import type { UploadFailure } from './upload-queue';
 
-/** Spec section 9: uploads above 256 KB are resumable; smaller ones go in one request. */
+/** Uploads above 256 KB are resumable; smaller ones go in one request. */
 export const RESUMABLE_THRESHOLD_BYTES = 256 * 1024;
-/** Spec section 9: chunk size doubling up to 32 MB, starting from the resumable threshold. */
+/** Chunk size doubles up to 32 MB, starting from the resumable threshold. */
 export const FIRST_CHUNK_BYTES = 256 * 1024;
 export const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
 
 /**
- * Spec section 9: the upload retry window is 10 minutes. Backoff from an immediate retry up to one a minute;
+ * The upload retry window is 10 minutes. Backoff from an immediate retry up to one a minute;
  * the delays add up to 609 s. tus-js-client starts the list again whenever bytes get through.
  */
 export const UPLOAD_RETRY_DELAYS_MS = [
@@ -33,7 +33,7 @@ export const UPLOAD_RETRY_DELAYS_MS = [
 /** The next chunk after one was accepted: twice as large, at most MAX_CHUNK_BYTES. */
 export const nextChunkSize = (current: number) => Math.min(MAX_CHUNK_BYTES, current * 2);
 
-/** Spec section 9: retry on HTTP 408, 429 and 5xx; also when no answer came (network) and on tus' 423 Locked. */
+/** Retry on HTTP 408, 429 and 5xx; also when no answer came (network) and on tus' 423 Locked. */
 export function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 408 || status === 423 || status === 429 || status >= 500;
 }

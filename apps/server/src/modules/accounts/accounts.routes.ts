@@ -125,7 +125,7 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
   );
 };
 
-/** The account service (`/v1/Account...`), spec section 7: session cookie or API credential, plus X-App-Id. */
+/** The account service (`/v1/Account...`): session cookie or API credential, plus X-App-Id. */
 export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
   // An encapsulated scope: its strict JSON parser applies to these routes only.
   void app.register(async (scope) => {

@@ -42,7 +42,7 @@ const next = () => `${Date.now().toString(36)}${++sequence}`;
 
 beforeAll(async () => {
   t = await createTestApp({ skipReady: true });
-  // A route of a future feature, guarded the way later issues will guard theirs.
+  // A route of a future feature, guarded the way every feature route is.
   t.app.get(
     '/v1/test/omnirag-only',
     { preHandler: [requirePrincipal(t.app.auth, t.database.db), requireFeature('omnirag')] },

@@ -4,7 +4,7 @@ import { credentials, subscriptions, tenants } from '../../db/schema';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
 import { defined } from '../../test/defined';
 
-// The console's start-up flow (issue 3) reads /v1/session, then the profile, account, credential and
+// The console's start-up flow reads /v1/session, then the profile, account, credential and
 // subscriptions. A partner (type "2") without a credential must read as "code 404" at the credential step, which
 // sends its users back to /login (console: start-up-flow.test.ts); only the platform (type "1") is tolerated.
 describe('the start-up reads of a partner tenant without a credential', () => {

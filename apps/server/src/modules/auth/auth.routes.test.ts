@@ -38,7 +38,7 @@ describe('identity', () => {
     await t.database.db
       .insert(tenants)
       .values({ tenantId: 'partner-1', name: 'Partner One', type: '2', info: { domain: 'partner.test' } });
-    // Users of a tenant without a current subscription cannot sign in (tenancy issue).
+    // Users of a tenant without a current subscription cannot sign in.
     await t.database.db
       .insert(subscriptions)
       .values({ tenantId: 'partner-1', code: 'omnirag', info: { code: 'omnirag', name: 'Omni RAG' } });

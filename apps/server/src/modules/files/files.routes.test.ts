@@ -70,7 +70,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     return w.t.app.inject({ url: pathOf(url), headers });
   };
 
-  it('lists folders first, then files, by name, with the spec fields, page by page', async () => {
+  it('lists folders first, then files, by name, with their listed fields, page by page', async () => {
     for (const name of ['f-b', 'f-a', 'f-c']) {
       expect((await call('POST', '/v1/files/folders', w.alice, { path: `paging/${name}` })).statusCode).toBe(
         201,
