@@ -12,7 +12,7 @@ describe('graceful shutdown', () => {
 
   it('finishes an in-flight request, refuses new ones, then closes the database', async () => {
     t = await createTestApp({ skipReady: true });
-    let release!: () => void;
+    let release: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
       defined(t).app.get('/v1/test-slow', async () => {
         resolve();
@@ -44,7 +44,7 @@ describe('graceful shutdown', () => {
 
   it('gives up on a request that outlives the time limit and still closes the database', async () => {
     const slow = await createTestApp({ skipReady: true });
-    let arrived!: () => void;
+    let arrived: () => void = () => undefined;
     const reached = new Promise<void>((resolve) => (arrived = resolve));
     slow.app.get('/v1/test-hang', () => {
       arrived();

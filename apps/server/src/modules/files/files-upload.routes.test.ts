@@ -71,9 +71,8 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
   it('uploads in 1 MB chunks, survives a killed connection, resumes with HEAD + PATCH; sha256 matches', async () => {
     const source = randomBytes(6 * MiB + 12_345);
     // tus-js-client sends the first two 1 MB chunks, then stops.
-    let upload!: tus.Upload;
     const url = await new Promise<string>((resolve, reject) => {
-      upload = new tus.Upload(source, {
+      const upload: tus.Upload = new tus.Upload(source, {
         endpoint: `${base}${FILES_UPLOAD_PATH}`,
         chunkSize: MiB,
         retryDelays: [],
