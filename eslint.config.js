@@ -1,8 +1,65 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import tseslint from 'typescript-eslint';
+
+// The console's layers, after bulletproof-react: shared code (components, lib, hooks, config, utils, types)
+// -> features -> app. Imports only point down that list, and a feature never reaches into another feature.
+const CONSOLE_SRC = path.join(import.meta.dirname, 'apps/console/src');
+const SHARED_LAYERS = new Set(['components', 'lib', 'hooks', 'config', 'utils', 'types', 'test']);
+
+/** Where a file sits in the console: its layer and, inside features/, its feature; null outside the console. */
+function consoleZone(file) {
+  const relative = path.relative(CONSOLE_SRC, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  const [layer, feature] = relative.split(path.sep);
+  return { layer, feature: layer === 'features' ? feature : undefined };
+}
+
+const importZones = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Console layering: shared -> features -> app; no feature imports another feature.' },
+    schema: [],
+    messages: {
+      crossFeature:
+        'features/{{from}} may not import features/{{to}}: move the shared part to components/ or lib/, or compose both in app/.',
+      upward: '{{from}}/ may not import {{to}}/: shared code must not depend on features or on the app.',
+    },
+  },
+  create(context) {
+    const from = consoleZone(context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      if (source?.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+        return;
+      const to = consoleZone(path.resolve(path.dirname(context.filename), source.value));
+      if (!to) return;
+      if (from.layer === 'features' && to.layer === 'features' && from.feature !== to.feature) {
+        context.report({
+          node: source,
+          messageId: 'crossFeature',
+          data: { from: from.feature, to: to.feature },
+        });
+      } else if (to.layer === 'app' && from.layer !== 'app') {
+        context.report({ node: source, messageId: 'upward', data: { from: from.layer, to: 'app' } });
+      } else if (to.layer === 'features' && SHARED_LAYERS.has(from.layer)) {
+        context.report({ node: source, messageId: 'upward', data: { from: from.layer, to: 'features' } });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+const BETTER_AUTH_SERVER =
+  'Only the better-auth client entries (better-auth/react, better-auth/client) run in a browser.';
 
 export default tseslint.config(
   {
@@ -25,6 +82,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // Narrow instead: a helper that throws (principalOf, a found-or-404 lookup) or an explicit check.
+      '@typescript-eslint/no-non-null-assertion': 'error',
       // Fastify handlers are async by contract even when they do not await.
       '@typescript-eslint/require-await': 'off',
       'no-restricted-syntax': [
@@ -61,6 +120,34 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['error', { allowConstantExport: true }],
+    },
+  },
+  {
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    plugins: { omnibot: { rules: { 'import-zones': importZones } } },
+    rules: { 'omnibot/import-zones': 'error' },
+  },
+  {
+    // Browser apps talk to the server over HTTP only: no server, database or Node packages in their bundles.
+    files: ['apps/console/src/**/*.{ts,tsx}', 'apps/widget/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'better-auth', message: BETTER_AUTH_SERVER }],
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', 'fastify', 'fastify/*', '@fastify/*', 'pg', 'pg/*'],
+              message: 'Server-only package: the browser apps reach the server through the HTTP API.',
+            },
+            {
+              group: ['better-auth/*', '!better-auth/react', '!better-auth/client'],
+              message: BETTER_AUTH_SERVER,
+            },
+            { group: ['node:*'], message: 'Node built-ins do not exist in a browser.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -9,6 +9,7 @@ import {
   submitSignIn,
 } from './support/identity';
 import { expect, testWithMail as test } from './support/server';
+import { defined } from '../apps/console/src/test/defined';
 
 // The platform tenant owns example.com (ADMIN_EMAIL's domain), so these addresses may join it.
 const MASTER = { email: 'admin@example.com', password: 'Account-Screens-Master-Passw0rd' };
@@ -27,7 +28,7 @@ test.describe('account screens', () => {
     baseURL,
     request,
   }) => {
-    await signInWithApi(page, baseURL!, MASTER.email, MASTER.password);
+    await signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password);
     await page.goto('/credential');
     await expect(page.getByRole('heading', { name: 'No API credential yet' })).toBeVisible();
 
@@ -40,8 +41,8 @@ test.describe('account screens', () => {
     await expect(reveal).toContainText('It will not be shown again');
     await expect(reveal.getByRole('button', { name: 'Copy secret' })).toBeVisible();
     const values = reveal.locator('.mantine-Code-root');
-    const key = (await values.nth(0).textContent())!.trim();
-    const secret = (await values.nth(1).textContent())!.trim();
+    const key = defined(await values.nth(0).textContent()).trim();
+    const secret = defined(await values.nth(1).textContent()).trim();
     expect(secret).toMatch(/^[^*]{20,}$/);
 
     // The revealed secret is the real one: the account service takes it as HTTP Basic key:secret.
@@ -76,7 +77,7 @@ test.describe('account screens', () => {
   }) => {
     const email = 'ivy.invited@example.com';
     const password = 'Juniper-Falcon-Ledger-64';
-    await signInWithApi(page, baseURL!, MASTER.email, MASTER.password);
+    await signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password);
     await page.goto('/user');
     await page.getByRole('link', { name: 'Add user' }).click();
     await expect(page).toHaveURL(/\/user\/add$/);
@@ -122,8 +123,8 @@ test.describe('account screens', () => {
     baseURL,
   }) => {
     const email = 'pat.profile@example.com';
-    await registerVerified(request, mailbox, baseURL!, { email, name: 'Pat Profile' });
-    await signInWithApi(page, baseURL!, email, STRONG_PASSWORD);
+    await registerVerified(request, mailbox, defined(baseURL), { email, name: 'Pat Profile' });
+    await signInWithApi(page, defined(baseURL), email, STRONG_PASSWORD);
     await page.goto('/profile');
     const header = page.getByRole('banner');
     await expect(header).toContainText('Pat Profile');
@@ -148,8 +149,8 @@ test.describe('account screens', () => {
   }) => {
     const email = 'cora.change@example.com';
     const newPassword = 'Meadow-Anchor-Lattice-75';
-    await registerVerified(request, mailbox, baseURL!, { email, name: 'Cora Change' });
-    await signInWithApi(page, baseURL!, email, STRONG_PASSWORD);
+    await registerVerified(request, mailbox, defined(baseURL), { email, name: 'Cora Change' });
+    await signInWithApi(page, defined(baseURL), email, STRONG_PASSWORD);
     await page.goto('/profile');
 
     const section = page.getByRole('region', { name: 'Change password' });

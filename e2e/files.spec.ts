@@ -6,6 +6,7 @@ import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { signInWithApi } from './support/identity';
 import { expect, test } from './support/server';
+import { defined } from '../apps/console/src/test/defined';
 
 const MASTER = { email: 'admin@example.com', password: 'Files-Spec-Master-Passw0rd' };
 test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password } });
@@ -23,7 +24,7 @@ function tinyPng(size: number, rgb: [number, number, number]): Buffer {
   });
   const crc = (bytes: Buffer) => {
     let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    for (const byte of bytes) c = defined(crcTable[(c ^ byte) & 0xff]) ^ (c >>> 8);
     return (c ^ 0xffffffff) >>> 0;
   };
   const chunk = (type: string, data: Buffer) => {
@@ -109,14 +110,16 @@ test.describe('files', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  test.beforeEach(async ({ page, baseURL }) => signInWithApi(page, baseURL!, MASTER.email, MASTER.password));
+  test.beforeEach(async ({ page, baseURL }) =>
+    signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password),
+  );
 
   test('a 20 MB upload interrupted by a reload resumes where it stopped and lists under Documents', async ({
     page,
     baseURL,
   }) => {
     test.setTimeout(120_000);
-    const folder = await freshFolder(page, baseURL!);
+    const folder = await freshFolder(page, defined(baseURL));
     await page.goto(`/file?path=${folder}`);
     await expect(page.getByRole('heading', { name: 'File Manager' })).toBeVisible();
     await expect(page.getByText('This folder is empty')).toBeVisible();
@@ -182,7 +185,7 @@ test.describe('files', () => {
     const file = path.join(dir, name);
     const bytes = randomBytes(6 * MIB);
     await writeFile(file, bytes);
-    const folder = await freshFolder(page, baseURL!);
+    const folder = await freshFolder(page, defined(baseURL));
     await page.goto(`/file?path=${folder}`);
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -226,7 +229,7 @@ test.describe('files', () => {
   });
 
   test('an image uploaded in the gallery is picked in its image picker', async ({ page, baseURL }) => {
-    const folder = await freshFolder(page, baseURL!);
+    const folder = await freshFolder(page, defined(baseURL));
     await page.goto(`/bot/gallery?folder=${folder}`);
     await expect(page.getByRole('heading', { name: 'Images', exact: true })).toBeVisible();
 

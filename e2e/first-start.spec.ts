@@ -1,6 +1,7 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { expect, test } from './support/server';
 import { expectLandedAfterSignIn, submitSignIn } from './support/identity';
+import { defined } from '../apps/console/src/test/defined';
 
 // Without ADMIN_PASSWORD the first start prints a one-time password for the master. A server of its own (the
 // tenant name makes this worker's environment unique), because this journey changes the master's password.
@@ -16,12 +17,12 @@ test('the master signs in with the printed one-time password, must choose a new 
 
   await page.goto('/extra/search?q=Users');
   await expect(page).toHaveURL(/\/login\?next=%2Fextra%2Fsearch%3Fq%3DUsers$/);
-  await submitSignIn(page, 'admin@example.com', oneTimePassword!);
+  await submitSignIn(page, 'admin@example.com', defined(oneTimePassword));
 
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
   await expect(page.getByText(AUTH_MESSAGES.passwordChangeRequired)).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
-  await page.getByLabel('Current (one-time) password').fill(oneTimePassword!);
+  await page.getByLabel('Current (one-time) password').fill(defined(oneTimePassword));
   await page.getByLabel(/^New password/).fill(newPassword);
   await page.getByLabel('Confirm new password').fill(newPassword);
   // The platform tenant (type "1") has no credential: the start-up flow tolerates it.
@@ -45,7 +46,7 @@ test('the master signs in with the printed one-time password, must choose a new 
   await page.getByRole('button', { name: /User menu/ }).click();
   await page.getByRole('menuitem', { name: 'LOGOUT' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await submitSignIn(page, 'admin@example.com', oneTimePassword!);
+  await submitSignIn(page, 'admin@example.com', defined(oneTimePassword));
   await expect(page.getByRole('alert')).toContainText(AUTH_MESSAGES.wrongCredentials);
   await submitSignIn(page, 'admin@example.com', newPassword);
   await expectLandedAfterSignIn(page);

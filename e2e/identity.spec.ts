@@ -7,6 +7,7 @@ import {
   STRONG_PASSWORD,
   submitSignIn,
 } from './support/identity';
+import { defined } from '../apps/console/src/test/defined';
 
 // The platform tenant owns example.com (ADMIN_EMAIL's domain), so these addresses join it.
 const PLATFORM_NAME = 'Acme Platform';
@@ -86,7 +87,7 @@ test.describe('identity journeys', () => {
   }) => {
     const email = 'felix.forgetful@example.com';
     const newPassword = 'Lantern-Meadow-Quartz-87';
-    await registerVerified(request, mailbox, baseURL!, { email, name: 'Felix Forgetful' });
+    await registerVerified(request, mailbox, defined(baseURL), { email, name: 'Felix Forgetful' });
 
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { signInWithApi } from './support/identity';
 import { expect, test } from './support/server';
+import { defined } from '../apps/console/src/test/defined';
 
 // The shell needs a signed-in user: the master, with a password set for scripted installs.
 const MASTER = { email: 'admin@example.com', password: 'Shell-Spec-Master-Passw0rd' };
@@ -19,7 +20,9 @@ async function chooseDisplayMode(page: Page, mode: 'Dark' | 'Light') {
 }
 
 test.describe('console shell', () => {
-  test.beforeEach(async ({ page, baseURL }) => signInWithApi(page, baseURL!, MASTER.email, MASTER.password));
+  test.beforeEach(async ({ page, baseURL }) =>
+    signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password),
+  );
 
   test('Dark and Light display modes are remembered across reloads, without a flash', async ({ page }) => {
     // On every load, note the theme attribute as the <body> appears: a blocking script in <head> must

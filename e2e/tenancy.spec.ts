@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expectLandedAfterSignIn, linkIn, signInWithApi, submitSignIn } from './support/identity';
 import type { Mailbox } from './support/smtp';
 import { expect, testWithMail as test } from './support/server';
+import { defined } from '../apps/console/src/test/defined';
 
 const MASTER = { email: 'admin@example.com', password: 'Tenancy-Spec-Master-Passw0rd' };
 test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password } });
@@ -49,8 +50,8 @@ async function createOrganisation(
   await expect(reveal).toContainText('It will not be shown again');
   await expect(reveal.getByRole('button', { name: 'Copy secret' })).toBeVisible();
   const values = reveal.locator('.mantine-Code-root');
-  const key = (await values.nth(0).textContent())!.trim();
-  const secret = (await values.nth(1).textContent())!.trim();
+  const key = defined(await values.nth(0).textContent()).trim();
+  const secret = defined(await values.nth(1).textContent()).trim();
   expect(secret).toMatch(/^[^*]{20,}$/);
   await reveal.getByRole('button', { name: 'I have copied the secret' }).click();
   await expect(reveal).toBeHidden();
@@ -59,7 +60,7 @@ async function createOrganisation(
   await expect(page.getByRole('heading', { level: 1, name: organisation.name })).toBeVisible();
   // Shown once: the page it leads to does not hold the secret.
   expect(await page.content()).not.toContain(secret);
-  const tenantId = new URL(page.url()).searchParams.get('tenant_id')!;
+  const tenantId = defined(new URL(page.url()).searchParams.get('tenant_id'));
   return { tenantId, key, secret };
 }
 
@@ -214,7 +215,7 @@ test.describe('tenancy', () => {
   }) => {
     test.setTimeout(120_000);
     const name = 'Fabrikam Resellers';
-    await signInWithApi(page, baseURL!, MASTER.email, MASTER.password);
+    await signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password);
     // Created through the API (the screen is covered above): Omni RAG only.
     const created = await page.request.post('/v1/Account', {
       data: { name, info: { domain: 'fabrikam.test' }, subscriptions: ['omnirag'] },

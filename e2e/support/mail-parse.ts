@@ -1,3 +1,4 @@
+import { defined } from '../../apps/console/src/test/defined';
 // A small RFC 5322 / MIME reader for the mails our tests receive: headers (folded, RFC 2047 encoded
 // words), nested multiparts, quoted-printable and base64 bodies in any charset TextDecoder knows.
 
@@ -109,7 +110,7 @@ function splitParams(value: string): string[] {
   let current = '';
   let quoted = false;
   for (let i = 0; i < value.length; i++) {
-    const char = value[i]!;
+    const char = defined(value[i]);
     if (char === '\\' && quoted) {
       current += char + (value[i + 1] ?? '');
       i++;
@@ -193,7 +194,7 @@ export function parseAddresses(value: string | undefined): string[] {
   const addresses: string[] = [];
   for (const entry of withoutQuoted.split(',')) {
     const angle = /<([^>]*)>/.exec(entry);
-    const address = (angle ? angle[1]! : entry.replace(/^[^:]*:/, '').replace(/;$/, '')).trim();
+    const address = (angle ? defined(angle[1]) : entry.replace(/^[^:]*:/, '').replace(/;$/, '')).trim();
     if (address.includes('@')) addresses.push(address);
   }
   return addresses;
@@ -227,7 +228,9 @@ const HTML_ENTITIES: Record<string, string> = {
 
 /** Every distinct http(s) link in a text or HTML body, in order of appearance. */
 export function extractLinks(body: string): string[] {
-  const decoded = body.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_m, name: string) => HTML_ENTITIES[name]!);
+  const decoded = body.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_m, name: string) =>
+    defined(HTML_ENTITIES[name]),
+  );
   const links: string[] = [];
   for (const match of decoded.matchAll(/https?:\/\/[^\s<>"'`]+/g)) {
     // Sentence punctuation and closing brackets around a link are not part of it.

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
 import { startMailbox, type Mailbox } from './smtp';
+import { defined } from '../../apps/console/src/test/defined';
 
 export { expect };
 
@@ -122,7 +123,7 @@ export async function startServer({
       const find = () => {
         for (let index = after; index < lines.length; index++) {
           pattern.lastIndex = 0;
-          const match = pattern.exec(lines[index]!);
+          const match = pattern.exec(defined(lines[index]));
           if (match) return match;
         }
         return null;

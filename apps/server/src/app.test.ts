@@ -148,11 +148,17 @@ describe('server foundation', () => {
   });
 
   it('reports not ready (503 with a reason) once the database is closed', async () => {
-    await t.database.close();
-    const ready = await t.app.inject({ url: '/readyz' });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toMatchObject({ status: 'unavailable', reason: 'database unreachable' });
-    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    // Its own app: closing the suite's database would break every test that runs after this one.
+    const own = await createTestApp();
+    try {
+      await own.database.close();
+      const ready = await own.app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'unavailable', reason: 'database unreachable' });
+      expect((await own.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });
 

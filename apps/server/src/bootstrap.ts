@@ -6,6 +6,7 @@ import type { Db } from './db/client';
 import { seedPlatform } from './db/seed';
 import { authUsers, systemSettings, users } from './db/schema';
 import type { Env } from './env';
+import { theRow } from './lib/rows';
 import type { Auth } from './modules/auth/auth';
 
 /** The installation's session-signing secret: AUTH_SECRET, or one generated on first start and kept in the database. */
@@ -15,8 +16,8 @@ export async function loadAuthSecret(db: Db, env: Env): Promise<string> {
     .insert(systemSettings)
     .values({ key: 'auth_secret', value: randomBytes(32).toString('base64url') })
     .onConflictDoNothing();
-  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, 'auth_secret'));
-  return row!.value;
+  const row = theRow(await db.select().from(systemSettings).where(eq(systemSettings.key, 'auth_secret')));
+  return row.value;
 }
 
 /** A password that passes the strength policy: 20 characters from a 62-letter alphabet (~119 bits). */

@@ -22,6 +22,7 @@ const EnvSchema = z.object({
     .optional(),
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   PRODUCT_NAME: z.string().min(1).max(60).default('Omnibot'),
   COMPANY_NAME: z.string().min(1).max(120).default('Omnibot'),
   ENVIRONMENT_BADGE: z.string().min(1).max(30).default('PRODUCTION'),

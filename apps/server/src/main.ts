@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { openDatabase, type DatabaseTarget } from './db/client';
 import { bootstrap } from './bootstrap';
 import { EnvError, loadEnv } from './env';
+import { chooseLogFormat, prettyLogStream } from './log-format';
 import { shutDown } from './shutdown';
 
 async function main() {
@@ -12,7 +13,11 @@ async function main() {
     : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') };
   const startedAt = performance.now();
   const database = await openDatabase(target);
-  const app = await buildApp({ env, database, jobs: true });
+  const logStream =
+    chooseLogFormat(env.LOG_FORMAT, process.stdout.isTTY) === 'pretty'
+      ? prettyLogStream(process.stdout, process.stdout.isTTY)
+      : undefined;
+  const app = await buildApp({ env, database, logStream, jobs: true });
   if (!database.vectorEnabled)
     app.log.warn('pgvector is not installed in this database: vector search is off');
 

@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { shutDown } from './shutdown';
 import { createTestApp, type TestApp } from './test/app';
+import { defined } from './test/defined';
 
 describe('graceful shutdown', () => {
   let t: TestApp | undefined;
@@ -11,9 +12,9 @@ describe('graceful shutdown', () => {
 
   it('finishes an in-flight request, refuses new ones, then closes the database', async () => {
     t = await createTestApp({ skipReady: true });
-    let release!: () => void;
+    let release: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
-      t!.app.get('/v1/test-slow', async () => {
+      defined(t).app.get('/v1/test-slow', async () => {
         resolve();
         await new Promise<void>((done) => (release = done));
         return { finished: true };
@@ -27,7 +28,9 @@ describe('graceful shutdown', () => {
     const inFlight = fetch(`${base}/v1/test-slow`);
     await started;
     const stopping = shutDown(t.app, t.database, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Waits for the listener to close (a condition, not a fixed time), while the request still runs.
+    const { server } = t.app;
+    await vi.waitFor(() => expect(server.listening).toBe(false));
     expect(t.database.closed).toBe(false);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     release();
@@ -41,12 +44,17 @@ describe('graceful shutdown', () => {
 
   it('gives up on a request that outlives the time limit and still closes the database', async () => {
     const slow = await createTestApp({ skipReady: true });
-    slow.app.get('/v1/test-hang', () => new Promise(() => undefined));
+    let arrived: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    slow.app.get('/v1/test-hang', () => {
+      arrived();
+      return new Promise(() => undefined);
+    });
     await slow.app.listen({ port: 0, host: '127.0.0.1' });
     const address = slow.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
     const hanging = fetch(`http://127.0.0.1:${address.port}/v1/test-hang`).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reached;
     expect(await shutDown(slow.app, slow.database, 300)).toBe(false);
     expect(slow.database.closed).toBe(true);
     expect(await hanging).toBeInstanceOf(Error);

@@ -4,7 +4,7 @@ import { safeString } from './text';
 import { FEATURE_CODES, FeatureCodeSchema, type Role, ROLES, RoleSchema, TenantTypeSchema } from './tenancy';
 
 export const APP_ID_HEADER = 'x-app-id';
-/** The console's application identifier (spec: a fixed header on every account-service call). */
+/** The console's application identifier, a fixed header on every account-service call. */
 export const CONSOLE_APP_ID = 'omnibot-console';
 
 export const AddressSchema = z.object({
@@ -104,12 +104,12 @@ export const SubscriptionListSchema = z.union([
 ]);
 export type SubscriptionList = z.infer<typeof SubscriptionListSchema>;
 
-/** True when the response item means "not found" (spec: the first item carries a code). */
+/** True when the response item means "not found" (the first item carries a code). */
 export function isCodeItem(item: unknown): item is CodeItem {
   return typeof item === 'object' && item !== null && 'code' in item;
 }
 
-/** Spec section 5: a subscription check is true if any stored subscription has the requested code. */
+/** A subscription check is true if any stored subscription has the requested code. */
 export function hasSubscription(
   subscriptions: ReadonlyArray<{ info: { code: string } }>,
   code: string,
@@ -117,7 +117,7 @@ export function hasSubscription(
   return subscriptions.some((item) => item.info.code === code);
 }
 
-// ---- The account service's writes and lists (issue 4) ----
+// ---- The account service's writes and lists ----
 
 /** A tenant id in a path or query: generated ids are lower-case letters and digits; older ones may have dashes. */
 export const TenantIdSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeString } from './text';
 
-/** Spec section 8: the user-facing messages, verbatim. */
+/** The user-facing messages, word for word as users see them. */
 export const AUTH_MESSAGES = {
   userDisabled: "The user is disabled and can't sign in",
   invalidEmail: 'The email is not valid',

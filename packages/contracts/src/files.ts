@@ -14,7 +14,7 @@ export const AUDIO_EXTENSIONS = ['mp3', 'wav'] as const;
 export const NON_DOCUMENT_EXTENSIONS = ['txt', 'doc'] as const;
 
 /**
- * The extension as spec section 5 reads it: the text after the last dot of the name (the last path
+ * A file's extension: the text after the last dot of the name (the last path
  * segment), exactly as written. A name without a dot has the extension ''.
  */
 export function extensionOf(name: string): string {
@@ -39,7 +39,7 @@ export const FILE_CATEGORY_FILTERS: Record<FileCategory, (name: string) => boole
   documents: isDocument,
 };
 
-/** Storage error codes (spec section 8) with the HTTP status the server answers; null = client-side only. */
+/** Storage error codes with the HTTP status the server answers; null = client-side only. */
 export const STORAGE_ERRORS = {
   'storage/unknown': { status: 500, message: 'An unknown storage error occurred.' },
   'storage/object-not-found': { status: 404, message: 'No file or folder exists at this path.' },
@@ -57,7 +57,7 @@ export const STORAGE_ERRORS = {
     status: 409,
     message: 'The stored file does not have the expected size; try the upload again.',
   },
-  // Ours, beyond the spec's list.
+  // Beyond the public storage codes.
   'storage/file-too-large': { status: 413, message: 'The file is larger than the maximum allowed size.' },
   'storage/already-exists': { status: 409, message: 'A file or folder with this name already exists.' },
   'storage/folder-not-empty': {
@@ -97,12 +97,12 @@ export const FileNameSchema = z
     `A name may be at most ${FILE_NAME_MAX_BYTES} bytes long`,
   );
 
-/** A file in a folder listing: the spec's name, url, type (extension) plus our extras. Extra keys pass. */
-export const FileItemSchema = z.looseObject({
+/** A file in a folder listing. Only the listed keys reach a response: any other column is dropped. */
+export const FileItemSchema = z.object({
   name: z.string(),
   /** A download URL signed for a limited time. */
   url: z.string(),
-  /** The file extension (spec section 5 rules: text after the last dot, '' without one). */
+  /** The file extension: the text after the last dot, '' without one. */
   type: z.string(),
   size: z.number().int().nonnegative(),
   content_type: z.string(),
@@ -112,7 +112,7 @@ export const FileItemSchema = z.looseObject({
 export type FileItem = z.infer<typeof FileItemSchema>;
 
 /** A folder in a listing; `path` is its full path inside the tenant's storage. */
-export const FolderItemSchema = z.looseObject({
+export const FolderItemSchema = z.object({
   name: z.string(),
   path: z.string(),
   isFolder: z.literal(true),

@@ -31,7 +31,7 @@ function describeLinks(sections: MenuSection[]): string[] {
   return lines;
 }
 
-/** Spec section 2 "Sidebar menu" with the section 6 conditions, written out independently of menu.ts. */
+/** The sidebar menu with its visibility conditions, written out independently of menu.ts. */
 function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[]): string[] {
   const has = (flag: FeatureCode) => features.includes(flag);
   const isAdminOrMaster = role === 'administrator' || role === 'master';

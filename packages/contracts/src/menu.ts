@@ -46,7 +46,7 @@ export const MENU_ICON_NAMES = [
 ] as const;
 export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
 
-/** Conditions of spec section 6 that hide menu entries; an entry without one is always shown. */
+/** Conditions that hide menu entries; an entry without one is always shown. */
 export type MenuRule =
   'clientOrg' | 'subscription' | 'models' | 'support' | 'omnirag' | 'omniassist' | 'casesummary';
 
@@ -97,7 +97,7 @@ const group = (
   rule?: MenuRule,
 ): MenuNodeDefinition => ({ kind: 'group', id, label, icon, children, ...(rule ? { rule } : {}) });
 
-/** The whole sidebar menu of spec section 2 "Sidebar menu", before any visibility rule is applied. */
+/** The whole sidebar menu, before any visibility rule is applied. */
 export const MENU: readonly MenuSectionDefinition[] = [
   {
     id: 'apps',
@@ -204,7 +204,7 @@ export function isMenuRole(value: string): value is Role {
 
 const isAdministratorOrMaster = (role: Role) => role === 'administrator' || role === 'master';
 
-/** Spec section 6, one predicate per condition. */
+/** One predicate per visibility condition. */
 const RULES: Record<MenuRule, (context: MenuContext) => boolean> = {
   // Read as "level 1, or (level 2 with subtenant and role administrator/master)": the comma closes the level-1 case.
   clientOrg: ({ level, role, features }) =>
@@ -237,7 +237,7 @@ function visibleNodes(nodes: readonly MenuNodeDefinition[], context: MenuContext
 }
 
 /**
- * The sidebar menu a user may see (spec section 6): drops entries whose rule fails for the tenant
+ * The sidebar menu a user may see: drops entries whose rule fails for the tenant
  * level, the user's role and the tenant's feature codes, and any group or section left empty.
  */
 export function visibleMenu(context: MenuContext): MenuSection[] {

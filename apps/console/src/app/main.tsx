@@ -10,7 +10,10 @@ listenForVitePreloadErrors();
 
 const router = createAppRouter();
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+
+createRoot(root).render(
   <StrictMode>
     <AppProvider>
       <RouterProvider router={router} />

@@ -6,7 +6,7 @@ import { lazyRoute } from '../lib/preload-error';
 // because they are what shows when that chunk fails to load. Leaves have one so errors stay inside the shell.
 const leaf = (route: RouteObject): RouteObject => ({ ErrorBoundary: RouteErrorBoundary, ...route });
 
-/** Every route is a lazy import (spec section 2). Routes of later issues are added here as they land. */
+/** Every route is a lazy import, so a page's code loads when it is first opened. */
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -16,7 +16,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => null,
     children: [
       {
-        // The sign-in page, outside the shell; `/` is the sign-in page too (spec section 2).
+        // The sign-in page, outside the shell; `/` is the sign-in page too.
         id: 'sign-in',
         lazy: lazyRoute(() => import('./routes/auth/sign-in-layout')),
         ErrorBoundary: RouteErrorBoundary,

@@ -7,11 +7,11 @@ export const paths = {
   forgotPassword: '/bot/forgot',
   resetPassword: '/bot/password',
   /**
-   * Where sign-in lands when no `?next=` says otherwise. The spec's home is /bot/integration, which a later
-   * issue registers; until then it would be the error page, so the user's own profile (every role sees it).
+   * Where sign-in lands when no `?next=` says otherwise. The intended home is /bot/integration, which has no
+   * route yet and would show the error page, so so the user's own profile (every role sees it).
    */
   afterSignIn: '/profile',
-  /** The header brand link (spec section 2). */
+  /** The header brand link. */
   brand: '/bot/integration',
   tenant: {
     list: '/tenant',
@@ -40,7 +40,7 @@ export const paths = {
   },
 } as const;
 
-/** Pages a signed-out visitor may open (issue 3); every other path sends them to /login. */
+/** Pages a signed-out visitor may open; every other path sends them to /login. */
 export const PUBLIC_PATHS: readonly string[] = [
   paths.home,
   paths.login,

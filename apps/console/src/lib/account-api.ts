@@ -14,7 +14,7 @@ import { accountService } from './account-service';
 export type AccountLookup = z.infer<typeof AccountLookupSchema>;
 export type ProfileLookup = z.infer<typeof ProfileLookupSchema>;
 
-/** The account service's client (spec section 7): every call sends `X-App-Id: omnibot-console`. */
+/** The account service's client: every call sends `X-App-Id: omnibot-console`. */
 export const accountApi = accountService;
 
 /**

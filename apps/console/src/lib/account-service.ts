@@ -8,7 +8,7 @@ const withAppId = <T>(options?: Options<T>): Options<T> => ({
   headers: { ...options?.headers, [APP_ID_HEADER]: CONSOLE_APP_ID },
 });
 
-/** The account service (`/v1/Account...`, spec section 7): every call carries the console's application id. */
+/** The account service (`/v1/Account...`): every call carries the console's application id. */
 export const accountService = {
   get: <T>(path: string, options?: Options<T>) => api.get<T>(path, withAppId(options)),
   post: <T>(path: string, body?: unknown, options?: Options<T>) =>

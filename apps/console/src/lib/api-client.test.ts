@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, apiRequest } from './api-client';
 import { shouldRetry } from './query-client';
+import { defined } from '../test/defined';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -14,7 +15,7 @@ describe('apiRequest', () => {
     await expect(
       api.post('/v1/bots', { name: 'Helper' }, { query: { draft: true, x: undefined } }),
     ).resolves.toEqual({ id: 'b1' });
-    const [url, init] = fetchMock.mock.calls[0]!;
+    const [url, init] = defined(fetchMock.mock.calls[0]);
     expect(url).toBe('/v1/bots?draft=true');
     expect(init).toMatchObject({ method: 'POST', credentials: 'include', body: '{"name":"Helper"}' });
     expect(init?.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json' });
@@ -39,7 +40,7 @@ describe('apiRequest', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
     const error = await api.get('/v1/x', { headers: { 'x-app-id': 'console' } }).catch((e: unknown) => e);
-    expect(fetchMock.mock.calls[0]![1]?.headers).toMatchObject({ 'x-app-id': 'console' });
+    expect(defined(fetchMock.mock.calls[0])[1]?.headers).toMatchObject({ 'x-app-id': 'console' });
     expect(error).toMatchObject({ status: 429, code: 'auth/too-many-requests', retryAfterSeconds: 120 });
     vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(json(400, { code: 'x', message: 'y' })));
     await expect(apiRequest('/v1/x')).rejects.toMatchObject({ retryAfterSeconds: undefined });

@@ -1,7 +1,7 @@
 import { isMenuRole, type MenuContext, type MenuLevel } from '@omnibot/contracts';
 import { createContext, useContext, useMemo } from 'react';
 
-/** The signed-in user as the console sees it (spec section 3, session storage keys). */
+/** The signed-in user as the console sees it (kept under the session storage keys below). */
 export interface Session {
   tenantName: string;
   tenantType: string;
@@ -41,7 +41,7 @@ export function useMenuContext(): MenuContext {
   return useMemo(() => menuContextFor(session), [session]);
 }
 
-/** Session storage keys of spec section 3, written after a successful start-up flow. */
+/** Session storage keys, written after a successful start-up flow. */
 export const SESSION_STORAGE_KEYS = {
   tenantId: 'tenant_id',
   tenantType: 'tenant_type',
@@ -67,7 +67,7 @@ export function storeSession(data: StoredSession, storage: Storage = window.sess
   storage.setItem(SESSION_STORAGE_KEYS.subscription, JSON.stringify(data.subscriptions));
 }
 
-/** Signed out: nothing of the previous user may stay behind (issue 3 clears all of session storage). */
+/** Signed out: nothing of the previous user may stay behind (sign-out clears all of session storage). */
 export function clearSessionStorage(storage: Storage = window.sessionStorage): void {
   storage.clear();
 }

@@ -5,7 +5,7 @@ import {
   type MantineColorSchemeManager,
 } from '@mantine/core';
 
-/** Local storage keys of spec section 3 (theme). public/theme-init.js reads APP_MODE_KEY too. */
+/** Local storage keys of the theme. public/theme-init.js reads APP_MODE_KEY too. */
 export const APP_MODE_KEY = 'appMode';
 export const THEME_PANEL_TOGGLED_KEY = 'appThemePanelToggled';
 

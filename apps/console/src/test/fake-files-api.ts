@@ -1,6 +1,7 @@
 import type { FileItem, FolderItem } from '@omnibot/contracts';
 import { extensionOf } from '@omnibot/contracts';
 import { vi } from 'vitest';
+import { defined } from './defined';
 
 const json = (status: number, body: unknown) =>
   new Response(status === 204 ? null : JSON.stringify(body), {
@@ -90,7 +91,7 @@ export function stubFilesApi({ folders = [] as string[], files = [] as string[] 
         return Promise.resolve(file ? json(200, file) : notFound());
       }
       if (key === 'POST /v1/files/folders') {
-        const path = body.path!;
+        const path = defined(body.path);
         if (api.folders.has(path) || api.files.has(path)) {
           return Promise.resolve(
             json(409, {
@@ -103,7 +104,7 @@ export function stubFilesApi({ folders = [] as string[], files = [] as string[] 
         return Promise.resolve(json(201, folderItem(path)));
       }
       if (key === 'DELETE /v1/files/folders') {
-        const path = query.get('path')!;
+        const path = defined(query.get('path'));
         const inside = (p: string) => p.startsWith(`${path}/`);
         const hasContents = [...api.folders].some(inside) || [...api.files.keys()].some(inside);
         if (hasContents && query.get('recursive') !== 'true') {
@@ -119,15 +120,15 @@ export function stubFilesApi({ folders = [] as string[], files = [] as string[] 
         return Promise.resolve(api.files.delete(query.get('path') ?? '') ? json(204, null) : notFound());
       }
       if (key === 'PATCH /v1/files') {
-        const file = api.files.get(body.path!);
+        const file = api.files.get(defined(body.path));
         if (!file) return Promise.resolve(notFound());
-        const to = parentOf(file.path) ? `${parentOf(file.path)}/${body.name}` : body.name!;
+        const to = parentOf(file.path) ? `${parentOf(file.path)}/${body.name}` : defined(body.name);
         api.files.delete(file.path);
         api.addFile(to, file.size);
         return Promise.resolve(json(200, api.files.get(to)));
       }
       if (key === 'POST /v1/files/move') {
-        const file = api.files.get(body.path!);
+        const file = api.files.get(defined(body.path));
         if (!file) return Promise.resolve(notFound());
         const to = body.folder ? `${body.folder}/${file.name}` : file.name;
         api.files.delete(file.path);

@@ -7,6 +7,7 @@ import { openTestDatabase } from '../test/app';
 import { openDatabase } from './client';
 import { subscriptions, tenants } from './schema';
 import { seedPlatform } from './seed';
+import { defined } from '../test/defined';
 
 describe('first-start seeding', () => {
   it('creates one platform tenant holding every feature code, once', async () => {
@@ -19,8 +20,8 @@ describe('first-start seeding', () => {
       expect(second.platform.tenantId).toBe(first.platform.tenantId);
       const platforms = await database.db.select().from(tenants).where(eq(tenants.type, '1'));
       expect(platforms).toHaveLength(1);
-      expect(platforms[0]!.name).toBe('Acme Platform');
-      expect(platforms[0]!.tenantId).toMatch(/^[a-z2-9]{12}$/);
+      expect(defined(platforms[0]).name).toBe('Acme Platform');
+      expect(defined(platforms[0]).tenantId).toMatch(/^[a-z2-9]{12}$/);
       const codes = await database.db
         .select({ code: subscriptions.code })
         .from(subscriptions)

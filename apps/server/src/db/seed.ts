@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { FEATURE_CODES, SUBSCRIPTION_CATALOGUE } from '@omnibot/contracts';
 import { shortId } from '../lib/ids';
+import { theRow } from '../lib/rows';
 import type { Db } from './client';
 import { subscriptions, tenants, type TenantRow } from './schema';
 
@@ -16,17 +17,19 @@ export async function seedPlatform(db: Db, name: string, domain?: string): Promi
     if (existing) return { platform: existing, created: false };
     const tenantId = shortId();
     // The partial unique index makes a concurrent second seeder fail instead of creating a twin.
-    const [platform] = await tx
-      .insert(tenants)
-      .values({
-        tenantId,
-        name,
-        type: '1',
-        info: domain ? { domain } : {},
-        createdBy: 'system',
-        updatedBy: 'system',
-      })
-      .returning();
+    const platform = theRow(
+      await tx
+        .insert(tenants)
+        .values({
+          tenantId,
+          name,
+          type: '1',
+          info: domain ? { domain } : {},
+          createdBy: 'system',
+          updatedBy: 'system',
+        })
+        .returning(),
+    );
     await tx.insert(subscriptions).values(
       FEATURE_CODES.map((code) => ({
         tenantId,
@@ -36,6 +39,6 @@ export async function seedPlatform(db: Db, name: string, domain?: string): Promi
         updatedBy: 'system',
       })),
     );
-    return { platform: platform!, created: true };
+    return { platform, created: true };
   });
 }

@@ -19,7 +19,7 @@ const escapeAttribute = (value: string) =>
  */
 export async function registerConsole(app: FastifyInstance, env: Env, consoleDir: string | null) {
   const indexFile = consoleDir ? path.join(consoleDir, 'index.html') : null;
-  const hasConsole = indexFile !== null && existsSync(indexFile);
+  const hasConsole = consoleDir !== null && indexFile !== null && existsSync(indexFile);
   if (!hasConsole) app.log.warn({ consoleDir }, 'console build not found: only the API is served');
 
   let indexHtml = '';
@@ -29,7 +29,7 @@ export async function registerConsole(app: FastifyInstance, env: Env, consoleDir
       .replace('<!--omnibot-config-->', meta)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(env.PRODUCT_NAME)} Admin</title>`);
     await app.register(fastifyStatic, {
-      root: consoleDir!,
+      root: consoleDir,
       prefix: '/',
       wildcard: false,
       index: false,

@@ -96,7 +96,8 @@ export async function resolveCredentialPrincipal(
   authorization: string,
 ): Promise<CredentialPrincipal> {
   const match = /^Basic ([A-Za-z0-9+/]{1,600}={0,2})$/i.exec(authorization.trim());
-  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const encoded = match?.[1];
+  const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const key = colon > 0 ? decoded.slice(0, colon) : '';
   const secret = colon > 0 ? decoded.slice(colon + 1) : '';
@@ -145,6 +146,13 @@ export function requirePrincipal(auth: Auth, db: Db, options: { credentials?: bo
     }
     request.principal = principal;
   };
+}
+
+/** The principal of a route guarded by `requirePrincipal`; a route that forgot the guard answers 401, never acts anonymously. */
+export function principalOf(request: FastifyRequest): Principal {
+  const principal = request.principal;
+  if (!principal) throw noSession();
+  return principal;
 }
 
 /** The signed-in user of a route guarded by `requirePrincipal` without credentials. */

@@ -95,9 +95,9 @@ export function tenantFolderPrefix(tenantId: string, folder: string): ObjectKey 
 
 /** Tenant and path of a tenant object key; null for any other key. */
 export function parseTenantKey(key: string): { tenantId: string; path: string } | null {
-  const match = /^tenants\/([^/]+)\/(.+)$/u.exec(key);
-  if (!match || !TENANT_ID.test(match[1]!)) return null;
-  return { tenantId: match[1]!, path: match[2]! };
+  const [, tenantId, path] = /^tenants\/([^/]+)\/(.+)$/u.exec(key) ?? [];
+  if (tenantId === undefined || path === undefined || !TENANT_ID.test(tenantId)) return null;
+  return { tenantId, path };
 }
 
 /** A tus upload id as we name them: 32 hex characters. */

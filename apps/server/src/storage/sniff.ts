@@ -21,7 +21,7 @@ const MAGIC: Array<[type: string, test: (head: Buffer) => boolean]> = [
   ['audio/wav', (h) => ascii(h, 0, 'RIFF') && ascii(h, 8, 'WAVE')],
   ['image/bmp', (h) => ascii(h, 0, 'BM') && h.length >= 18 && BMP_DIB_SIZES.has(h.readUInt32LE(14))],
   ['application/pdf', (h) => ascii(h, 0, '%PDF-')],
-  ['audio/mpeg', (h) => ascii(h, 0, 'ID3') || (h.length >= 2 && h[0] === 0xff && (h[1]! & 0xe6) === 0xe2)],
+  ['audio/mpeg', (h) => ascii(h, 0, 'ID3') || (h[0] === 0xff && ((h[1] ?? 0) & 0xe6) === 0xe2)],
   ['application/x-ole-storage', (h) => bytes(h, 0, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])],
   ['application/zip', (h) => bytes(h, 0, [0x50, 0x4b, 0x03, 0x04]) || bytes(h, 0, [0x50, 0x4b, 0x05, 0x06])],
 ];

@@ -1,5 +1,6 @@
 import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { S3StorageDriver, type S3Settings } from '../storage/s3-driver';
+import { defined } from './defined';
 
 // The S3 half of the storage tests runs only against a real S3-compatible server, e.g. MinIO (README, "Files"):
 //   S3_TEST_ENDPOINT=http://127.0.0.1:9000 [S3_TEST_BUCKET=omnibot-test S3_TEST_ACCESS_KEY_ID=minioadmin
@@ -21,11 +22,11 @@ export const S3_SKIP_NOTICE =
 /** The server's S3_* variables for the test store. */
 export function s3TestEnv(settings: S3Settings): Record<string, string> {
   return {
-    S3_ENDPOINT: settings.endpoint!,
+    S3_ENDPOINT: defined(settings.endpoint),
     S3_BUCKET: settings.bucket,
     S3_REGION: settings.region,
-    S3_ACCESS_KEY_ID: settings.accessKeyId!,
-    S3_SECRET_ACCESS_KEY: settings.secretAccessKey!,
+    S3_ACCESS_KEY_ID: defined(settings.accessKeyId),
+    S3_SECRET_ACCESS_KEY: defined(settings.secretAccessKey),
     S3_FORCE_PATH_STYLE: 'true',
   };
 }

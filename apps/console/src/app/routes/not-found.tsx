@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ErrorPage } from '../../components/errors/error-page';
 import { paths } from '../../config/paths';
 
-/** Any path no route claims (spec section 2: an unmatched path shows an error page). */
+/** Any path no route claims shows this error page. */
 export function Component() {
   return (
     <ErrorPage

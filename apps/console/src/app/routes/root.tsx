@@ -6,7 +6,7 @@ import { RouteProgress } from '../../components/layout/route-progress';
 import { ScrollToTop } from '../../components/layout/scroll-to-top';
 import { SessionProvider } from '../../features/auth/components/session-provider';
 
-/** Spec section 9: toast delay 5000 ms. */
+/** Toasts close after 5000 ms. */
 const TOAST_DELAY_MS = 5000;
 
 /** Root of every route: the top progress bar, toasts, scroll-to-top on route change, and who is signed in. */

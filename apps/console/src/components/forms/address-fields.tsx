@@ -20,7 +20,7 @@ const FIELDS: ReadonlyArray<{ name: AddressField; label: string; autoComplete: s
   { name: 'country', label: 'Country', autoComplete: 'country-name' },
 ];
 
-/** The five parts of an address (spec section 3): street on its own line, the rest two a row from 576 px. */
+/** The five parts of an address: street on its own line, the rest two a row from 576 px. */
 export function AddressFields({ fieldProps, readOnly = false }: AddressFieldsProps) {
   return (
     <Grid gap="sm">

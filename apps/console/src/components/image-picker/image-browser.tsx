@@ -44,7 +44,7 @@ interface ImageBrowserProps {
   pageSize?: number;
 }
 
-/** The tenant's images (spec section 5 extensions) of one folder or all of them: search, order, pages. */
+/** The tenant's images (by extension, IMAGE_EXTENSIONS) of one folder or all of them: search, order, pages. */
 export function ImageBrowser({
   folder,
   onFolderChange,

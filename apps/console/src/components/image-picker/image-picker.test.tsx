@@ -8,6 +8,7 @@ import type { Session } from '../../lib/session';
 import { stubFilesApi, type FakeFilesApi } from '../../test/fake-files-api';
 import { renderRoute } from '../../test/render';
 import { ImagePicker, type ImagePickerProps } from './image-picker';
+import { defined } from '../../test/defined';
 
 const session = (role = 'administrator'): Session => ({
   tenantName: 'Acme',
@@ -64,7 +65,7 @@ const optionNames = async (dialog: HTMLElement) => {
 };
 
 describe('ImagePicker', () => {
-  it("offers the images of every folder, by the spec's extension rules", async () => {
+  it('offers the images of every folder, by the image extension rules', async () => {
     const { dialog } = renderPicker();
     // SHOUTING.PNG is not an image (case-sensitive), nor are the pdf, txt and mp3.
     // In name order, whatever the folder.
@@ -146,7 +147,7 @@ describe('ImagePicker', () => {
     expect(within(dialog).getByRole('group', { name: 'Upload of new-logo.png' })).toBeInTheDocument();
 
     api.addFile('brand/new-logo.png', 3);
-    started[0]!.callbacks.onSuccess('brand/new-logo.png');
+    defined(started[0]).callbacks.onSuccess('brand/new-logo.png');
     const uploaded = await within(dialog).findByRole('radio', { name: 'brand/new-logo.png' });
     await waitFor(() => expect(uploaded).toHaveAttribute('aria-checked', 'true'));
     await user.click(within(dialog).getByRole('button', { name: 'Use this image' }));

@@ -9,10 +9,10 @@ import { MenuSpotlight } from './menu-spotlight';
 
 const HEADER_HEIGHT = 56;
 const NAVBAR_WIDTH = 264;
-/** Spec section 9: sidebar animations 300 ms. */
+/** Sidebar animations take 300 ms. */
 const SIDEBAR_ANIMATION_MS = 300;
 
-/** The console shell of spec section 2: header, sidebar (drawer below 768 px), content, footer. */
+/** The console shell: header, sidebar (drawer below 768 px), content, footer. */
 export function AppLayout({ children }: { children: ReactNode }) {
   const [mobileOpened, setMobileOpened] = useState(false);
   const [desktopCollapsed, setDesktopCollapsed] = useState(false);
@@ -20,7 +20,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const route = `${pathname}${search}`;
   const [previousRoute, setPreviousRoute] = useState(route);
 
-  // Spec: every route change closes the sidebar drawer (adjusted while rendering, so it never flashes open).
+  // Every route change closes the sidebar drawer (adjusted while rendering, so it never flashes open).
   // The desktop sidebar's collapsed or expanded state is the user's layout choice and survives navigation.
   if (route !== previousRoute) {
     setPreviousRoute(route);
@@ -30,7 +30,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <AppShell
       header={{ height: HEADER_HEIGHT }}
-      // Mantine's `sm` breakpoint is 48em = 768 px, the spec's mobile breakpoint.
+      // Mantine's `sm` breakpoint is 48em = 768 px, our mobile breakpoint.
       navbar={{
         width: NAVBAR_WIDTH,
         breakpoint: 'sm',

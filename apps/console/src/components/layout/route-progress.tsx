@@ -3,7 +3,7 @@ import { NavigationProgress, nprogress } from '@mantine/nprogress';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigation } from 'react-router';
 
-/** Spec section 9: the progress bar ticks every 300 ms. */
+/** The progress bar ticks every 300 ms. */
 const PROGRESS_STEP_MS = 300;
 
 /**

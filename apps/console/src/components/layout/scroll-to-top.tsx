@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
-/** Spec section 2: every route change scrolls the page to the top. */
+/** Every route change scrolls the page to the top. */
 export function ScrollToTop() {
   const { pathname, search } = useLocation();
   useEffect(() => {

@@ -29,9 +29,9 @@ function rememberPanelToggled(opened: boolean) {
 }
 
 /**
- * The theme panel of spec section 2: Display Mode Dark or Light, stored in localStorage `appMode` by the
+ * The theme panel: Display Mode Dark or Light, stored in localStorage `appMode` by the
  * colour scheme manager. The panel always starts closed; its open state is recorded in
- * `appThemePanelToggled` (spec section 3) but not restored, so a reload never opens it over the page.
+ * `appThemePanelToggled` but not restored, so a reload never opens it over the page.
  */
 export function ThemePanel() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();

@@ -5,7 +5,7 @@ import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
 import classes from './app-layout.module.css';
 
-/** Account name, the user's name and LOGOUT (spec section 2). Renders nothing until someone is signed in. */
+/** Account name, the user's name and LOGOUT. Renders nothing until someone is signed in. */
 export function UserMenu() {
   const session = useSession();
   const navigate = useNavigate();

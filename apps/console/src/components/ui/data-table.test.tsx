@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '../../test/render';
 import { DataTable, type DataTableColumn, type DataTableServerState } from './data-table';
 import { compareSortValues, filterRows, pageRows, rangeText, sortRows } from './data-table-model';
+import { defined } from '../../test/defined';
 
 interface Org {
   id: string;
@@ -35,7 +36,7 @@ const bodyRows = () =>
   within(screen.getByRole('table', { name: 'Organisations' }))
     .getAllByRole('row')
     .slice(1);
-const firstCells = () => bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+const firstCells = () => bodyRows().map((row) => defined(within(row).getAllByRole('cell')[0]).textContent);
 
 function renderTable(props: Partial<Parameters<typeof DataTable<Org>>[0]> = {}) {
   return renderRoute(
@@ -79,12 +80,12 @@ describe('DataTable (client side)', () => {
     expect(usersHeader).toHaveAttribute('aria-sort', 'ascending');
     expect(
       bodyRows()
-        .map((row) => within(row).getAllByRole('cell')[2]!.textContent)
+        .map((row) => defined(within(row).getAllByRole('cell')[2]).textContent)
         .slice(0, 3),
     ).toEqual(['0', '0', '0']);
     await userEvent.click(screen.getByRole('button', { name: 'Sort by Users' }));
     expect(usersHeader).toHaveAttribute('aria-sort', 'descending');
-    expect(within(bodyRows()[0]!).getAllByRole('cell')[2]!.textContent).toBe('9');
+    expect(defined(within(defined(bodyRows()[0])).getAllByRole('cell')[2]).textContent).toBe('9');
     // Names compare as people read them: Org 2 before Org 10.
     await userEvent.click(screen.getByRole('button', { name: 'Sort by Name' }));
     expect(firstCells().slice(0, 3)).toEqual(['Org 1', 'Org 2', 'Org 3']);

@@ -40,7 +40,7 @@ export type { DataTableColumn, DataTableSort } from './data-table-model';
 
 const SKELETON_ROWS = 5;
 const SEARCH_DEBOUNCE_MS = 300;
-/** Below Mantine's `sm` breakpoint (48em = 768 px, the spec's mobile breakpoint) rows become cards. */
+/** Below Mantine's `sm` breakpoint (48em = 768 px, our mobile breakpoint) rows become cards. */
 const MOBILE_QUERY = '(max-width: 48em)';
 
 /** Paging, sorting and search done by the server: the table shows `data` as one page and reports changes. */

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../../lib/error-message';
 
-/** Spec section 9: toasts stay 5000 ms. */
+/** Toasts stay 5000 ms. */
 export const TOAST_DELAY_MS = 5000;
 
 /** A green toast saying a change went through. */

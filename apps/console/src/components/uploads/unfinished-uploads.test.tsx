@@ -8,6 +8,7 @@ import { UploadStoreContext } from '../../lib/files/use-uploads';
 import type { Session } from '../../lib/session';
 import { renderRoute } from '../../test/render';
 import { UnfinishedUploads } from './unfinished-uploads';
+import { defined } from '../../test/defined';
 
 const MIB = 1024 * 1024;
 const session: Session = {
@@ -95,7 +96,7 @@ describe('UnfinishedUploads', () => {
 
     await user.upload(chooser, report);
     expect(start).toHaveBeenCalledTimes(1);
-    const [file, target, , options] = start.mock.calls[0]!;
+    const [file, target, , options] = defined(start.mock.calls[0]);
     expect(file.name).toBe('report.bin');
     expect(target).toEqual({ folder: 'docs', tenantId: 't-acme' });
     expect(options?.resumeFrom?.uploadUrl).toBe('http://localhost/v1/files/upload/alive');

@@ -71,7 +71,8 @@ function UnfinishedRow({ upload, tenantId }: { upload: UnfinishedWithProgress; t
     store.enqueue([file], { folder: upload.folder, tenantId }, { resumeFrom: upload.previous });
   };
 
-  const percent = upload.offset === null ? null : percentOf(upload.offset, upload.size);
+  const { offset } = upload;
+  const percent = offset === null ? null : percentOf(offset, upload.size);
   return (
     <Stack gap={4} role="group" aria-label={`Unfinished upload of ${upload.name}`}>
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -80,9 +81,9 @@ function UnfinishedRow({ upload, tenantId }: { upload: UnfinishedWithProgress; t
             {upload.name}
           </Text>
           <Text size="xs" c="dimmed">
-            {percent === null
+            {offset === null
               ? `${formatBytes(upload.size)}`
-              : `${formatBytes(upload.offset!)} of ${formatBytes(upload.size)} uploaded (${percent}%)`}{' '}
+              : `${formatBytes(offset)} of ${formatBytes(upload.size)} uploaded (${percentOf(offset, upload.size)}%)`}{' '}
             · to {upload.folder ? `“${upload.folder}”` : 'the root folder'}
             {upload.createdAt ? ` · started ${formatDateTime(upload.createdAt.toISOString())}` : ''}
           </Text>

@@ -5,6 +5,7 @@ import { createUploadStore } from '../../lib/files/upload-store';
 import { UploadStoreContext } from '../../lib/files/use-uploads';
 import { renderRoute } from '../../test/render';
 import { UploadDropzone } from './upload-dropzone';
+import { defined } from '../../test/defined';
 
 describe('UploadDropzone', () => {
   it('queues the chosen files for its folder', async () => {
@@ -20,6 +21,6 @@ describe('UploadDropzone', () => {
       new File(['b'], 'b.png'),
     ]);
     await waitFor(() => expect(store.getSnapshot().map((item) => item.name)).toEqual(['a.pdf', 'b.png']));
-    expect(store.getSnapshot()[0]!.folder).toBe('docs');
+    expect(defined(store.getSnapshot()[0]).folder).toBe('docs');
   });
 });

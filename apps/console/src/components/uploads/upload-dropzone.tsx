@@ -12,7 +12,7 @@ import { TOAST_DELAY_MS } from '../ui/notify';
 interface UploadDropzoneProps {
   /** Where dropped files go ('' = root). */
   folder: string;
-  /** 'images': only names the Images listing shows (spec section 5), so an upload never vanishes from view. */
+  /** 'images': only names the Images listing shows (image extensions), so an upload never vanishes from view. */
   accept?: 'any' | 'images';
   /** The server's per-file limit, from /v1/files/usage; larger files are refused before any byte is sent. */
   maxFileBytes?: number;

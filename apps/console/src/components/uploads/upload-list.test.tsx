@@ -6,6 +6,7 @@ import { createUploadStore } from '../../lib/files/upload-store';
 import { UploadStoreContext } from '../../lib/files/use-uploads';
 import { renderRoute } from '../../test/render';
 import { UploadList } from './upload-list';
+import { defined } from '../../test/defined';
 
 function setup() {
   const uploads: {
@@ -41,7 +42,7 @@ describe('UploadList', () => {
   it('shows progress, and pauses, resumes and cancels through the store', async () => {
     const { store, uploads, user } = setup();
     store.enqueue([mib(4)], { folder: 'docs', tenantId: 't' });
-    uploads[0]!.callbacks.onProgress(1024 * 1024);
+    defined(uploads[0]).callbacks.onProgress(1024 * 1024);
     const upload = await screen.findByRole('group', { name: 'Upload of 4mb.bin' });
     expect(within(upload).getByText('1 MB of 4 MB · 25% · to “docs”')).toBeInTheDocument();
     expect(within(upload).getByRole('progressbar', { name: 'Upload progress of 4mb.bin' })).toHaveAttribute(
@@ -50,36 +51,36 @@ describe('UploadList', () => {
     );
 
     await user.click(within(upload).getByRole('button', { name: 'Pause: 4mb.bin' }));
-    expect(uploads[0]!.handle.pause).toHaveBeenCalled();
+    expect(defined(uploads[0]).handle.pause).toHaveBeenCalled();
     expect(row('4mb.bin')).toHaveAttribute('data-upload-status', 'paused');
     expect(within(row('4mb.bin')).getByText(/Paused at 25%/)).toBeInTheDocument();
 
     await user.click(within(row('4mb.bin')).getByRole('button', { name: 'Resume: 4mb.bin' }));
-    expect(uploads[0]!.handle.resume).toHaveBeenCalled();
+    expect(defined(uploads[0]).handle.resume).toHaveBeenCalled();
     expect(row('4mb.bin')).toHaveAttribute('data-upload-status', 'uploading');
 
     await user.click(within(row('4mb.bin')).getByRole('button', { name: 'Cancel: 4mb.bin' }));
-    expect(uploads[0]!.handle.cancel).toHaveBeenCalled();
+    expect(defined(uploads[0]).handle.cancel).toHaveBeenCalled();
     expect(screen.queryByRole('group', { name: 'Upload of 4mb.bin' })).not.toBeInTheDocument();
   });
 
   it('says when it is retrying by itself, and when a resumed upload picked up', async () => {
     const { store, uploads } = setup();
     store.enqueue([mib(4)], { folder: '', tenantId: 't' });
-    uploads[0]!.callbacks.onResumed(null);
-    uploads[0]!.callbacks.onResumed(2 * 1024 * 1024);
-    uploads[0]!.callbacks.onProgress(3 * 1024 * 1024);
+    defined(uploads[0]).callbacks.onResumed(null);
+    defined(uploads[0]).callbacks.onResumed(2 * 1024 * 1024);
+    defined(uploads[0]).callbacks.onProgress(3 * 1024 * 1024);
     expect(
       await screen.findByText('3 MB of 4 MB · 75% · resumed at 50% · to the root folder'),
     ).toBeInTheDocument();
-    uploads[0]!.callbacks.onRetrying(2, 1000);
+    defined(uploads[0]).callbacks.onRetrying(2, 1000);
     expect(await screen.findByText(/Connection problem: trying again \(attempt 2\)/)).toBeInTheDocument();
   });
 
   it("shows a failure's message, a full quota plainly, and retries", async () => {
     const { store, uploads, user } = setup();
     store.enqueue([mib(1)], { folder: '', tenantId: 't' });
-    uploads[0]!.callbacks.onError({
+    defined(uploads[0]).callbacks.onError({
       status: 402,
       code: 'storage/quota-exceeded',
       message: "This upload does not fit in your organisation's storage quota.",
@@ -88,14 +89,14 @@ describe('UploadList', () => {
     expect(within(failed).getByRole('alert')).toHaveTextContent(/does not fit/);
     expect(screen.getByText("Your organisation's storage is full")).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry: 1mb.bin' }));
-    expect(uploads[0]!.handle.resume).toHaveBeenCalled();
+    expect(defined(uploads[0]).handle.resume).toHaveBeenCalled();
     expect(screen.queryByText("Your organisation's storage is full")).not.toBeInTheDocument();
   });
 
   it('counts finished uploads and clears them', async () => {
     const { store, uploads, user } = setup();
     store.enqueue([mib(1), mib(2)], { folder: '', tenantId: 't' });
-    uploads[0]!.callbacks.onSuccess('1mb (1).bin');
+    defined(uploads[0]).callbacks.onSuccess('1mb (1).bin');
     expect(await screen.findByText('Uploads · 1 of 2 done')).toBeInTheDocument();
     expect(within(row('1mb.bin')).getByText(/Uploaded as “1mb \(1\)\.bin”/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear finished' }));

@@ -46,8 +46,10 @@ function statusText(item: UploadItem): string {
     case 'paused':
       return `Paused at ${percent}% (${amount})`;
     case 'done': {
-      const renamed = item.path && item.path !== joinPath(item.folder, item.name);
-      return renamed ? `Uploaded as “${baseNameOf(item.path!)}”` : 'Uploaded';
+      const { path } = item;
+      return path && path !== joinPath(item.folder, item.name)
+        ? `Uploaded as “${baseNameOf(path)}”`
+        : 'Uploaded';
     }
     case 'error':
       return item.error?.message ?? 'The upload failed.';

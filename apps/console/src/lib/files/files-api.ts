@@ -82,7 +82,7 @@ export interface ImageList {
 }
 
 /**
- * The images (spec section 5: by extension, case-sensitive) of one folder, or of every folder when
+ * The images (by extension, case-sensitive) of one folder, or of every folder when
  * `folder` is null. The API lists one folder at a time, so "every folder" walks the tree breadth-first.
  */
 export async function listImages(folder: string | null, { signal }: Signal = {}): Promise<ImageList> {

@@ -16,6 +16,7 @@ import {
   UPLOAD_RETRY_DELAYS_MS,
   uploadFingerprint,
 } from './tus-transport';
+import { defined } from '../../test/defined';
 
 const request = { getMethod: () => 'PATCH' } as unknown as HttpRequest;
 const response = (status: number, body = ''): HttpResponse =>
@@ -28,7 +29,7 @@ function httpError(status: number | null, body = '') {
   return error;
 }
 
-describe('upload retry policy (spec section 9)', () => {
+describe('upload retry policy', () => {
   it('retries 408, 429, 5xx, tus 423 and lost connections, nothing else', () => {
     for (const status of [0, 408, 423, 429, 500, 502, 503, 504])
       expect(isRetryableStatus(status), String(status)).toBe(true);
@@ -50,7 +51,7 @@ describe('upload retry policy (spec section 9)', () => {
 
   it('doubles the chunk size up to 32 MB', () => {
     const sizes = [256 * 1024];
-    while (sizes.at(-1)! < MAX_CHUNK_BYTES) sizes.push(nextChunkSize(sizes.at(-1)!));
+    while (defined(sizes.at(-1)) < MAX_CHUNK_BYTES) sizes.push(nextChunkSize(defined(sizes.at(-1))));
     expect(sizes.map((size) => size / 1024)).toEqual([256, 512, 1024, 2048, 4096, 8192, 16384, 32768]);
     expect(nextChunkSize(MAX_CHUNK_BYTES)).toBe(MAX_CHUNK_BYTES);
   });

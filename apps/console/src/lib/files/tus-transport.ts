@@ -9,14 +9,14 @@ import { joinPath } from './storage-paths';
 import { uploadUrlStorage } from './url-storage';
 import type { UploadFailure } from './upload-queue';
 
-/** Spec section 9: uploads above 256 KB are resumable; smaller ones go in one request. */
+/** Uploads above 256 KB are resumable; smaller ones go in one request. */
 export const RESUMABLE_THRESHOLD_BYTES = 256 * 1024;
-/** Spec section 9: chunk size doubling up to 32 MB, starting from the resumable threshold. */
+/** Chunk size doubles up to 32 MB, starting from the resumable threshold. */
 export const FIRST_CHUNK_BYTES = 256 * 1024;
 export const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
 
 /**
- * Spec section 9: the upload retry window is 10 minutes. Backoff from an immediate retry up to one a minute;
+ * The upload retry window is 10 minutes. Backoff from an immediate retry up to one a minute;
  * the delays add up to 609 s. tus-js-client starts the list again whenever bytes get through.
  */
 export const UPLOAD_RETRY_DELAYS_MS = [
@@ -33,7 +33,7 @@ export const UPLOAD_RETRY_DELAYS_MS = [
 /** The next chunk after one was accepted: twice as large, at most MAX_CHUNK_BYTES. */
 export const nextChunkSize = (current: number) => Math.min(MAX_CHUNK_BYTES, current * 2);
 
-/** Spec section 9: retry on HTTP 408, 429 and 5xx; also when no answer came (network) and on tus' 423 Locked. */
+/** Retry on HTTP 408, 429 and 5xx; also when no answer came (network) and on tus' 423 Locked. */
 export function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 408 || status === 423 || status === 429 || status >= 500;
 }
@@ -106,6 +106,8 @@ export interface UnfinishedUpload {
   folder: string;
   size: number;
   createdAt: Date | null;
+  /** Where the server keeps the unfinished bytes (tus upload URL). */
+  uploadUrl: string;
   previous: PreviousUpload;
 }
 
@@ -139,6 +141,7 @@ export async function findUnfinishedUploads(
       folder,
       size,
       createdAt: Number.isNaN(created.getTime()) ? null : created,
+      uploadUrl: previous.uploadUrl,
       previous,
     });
   }
@@ -149,7 +152,7 @@ export type UnfinishedProgress = { offset: number; length: number } | 'gone';
 
 /** Asks the server how far an unfinished upload got (tus HEAD); 'gone' once it expired or was removed. */
 export async function probeUnfinishedUpload(upload: UnfinishedUpload): Promise<UnfinishedProgress> {
-  const response = await fetch(upload.previous.uploadUrl!, {
+  const response = await fetch(upload.uploadUrl, {
     method: 'HEAD',
     headers: { 'tus-resumable': '1.0.0' },
     credentials: 'include',
@@ -168,7 +171,7 @@ export async function discardUnfinishedUpload(
   urlStorage: UrlStorage = uploadUrlStorage,
 ): Promise<void> {
   try {
-    await Upload.terminate(upload.previous.uploadUrl!, { retryDelays: [0, 1_000, 3_000] });
+    await Upload.terminate(upload.uploadUrl, { retryDelays: [0, 1_000, 3_000] });
   } catch (error) {
     // Already gone on the server (expired or finished): forgetting it is all there is to do.
     if (!(error instanceof DetailedError && [404, 410].includes(statusOf(error)))) throw error;

@@ -6,6 +6,7 @@ import {
   type UploadEvent,
   type UploadItem,
 } from './upload-queue';
+import { defined } from '../../test/defined';
 
 const added = (id: string, size = 1000): UploadEvent => ({
   type: 'add',
@@ -15,7 +16,7 @@ const added = (id: string, size = 1000): UploadEvent => ({
 const run = (events: UploadEvent[], start: UploadItem[] = []) => events.reduce(uploadQueueReducer, start);
 const only = (items: UploadItem[]) => {
   expect(items).toHaveLength(1);
-  return items[0]!;
+  return defined(items[0]);
 };
 
 describe('upload queue state machine', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TransportCallbacks, UploadHandle, UploadTarget, UploadTransport } from './tus-transport';
 import { createUploadStore } from './upload-store';
+import { defined } from '../../test/defined';
 
 interface FakeUpload {
   file: File;
@@ -35,7 +36,7 @@ describe('upload store', () => {
     const ids = store.enqueue([file('a'), file('b'), file('c')], target);
     expect(started.map((upload) => upload.file.name)).toEqual(['a', 'b']);
     expect(store.getSnapshot().map((item) => item.status)).toEqual(['uploading', 'uploading', 'queued']);
-    started[0]!.callbacks.onSuccess('docs/a');
+    defined(started[0]).callbacks.onSuccess('docs/a');
     expect(started.map((upload) => upload.file.name)).toEqual(['a', 'b', 'c']);
     expect(store.getSnapshot().find((item) => item.id === ids[0])).toMatchObject({
       status: 'done',
@@ -47,39 +48,39 @@ describe('upload store', () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport });
     const [id] = store.enqueue([file('a')], target);
-    started[0]!.callbacks.onProgress(400);
-    store.pause(id!);
-    expect(started[0]!.handle.pause).toHaveBeenCalledTimes(1);
+    defined(started[0]).callbacks.onProgress(400);
+    store.pause(defined(id));
+    expect(defined(started[0]).handle.pause).toHaveBeenCalledTimes(1);
     expect(store.getSnapshot()[0]).toMatchObject({ status: 'paused', bytesUploaded: 400 });
-    store.resume(id!);
+    store.resume(defined(id));
     expect(started).toHaveLength(1);
-    expect(started[0]!.handle.resume).toHaveBeenCalledTimes(1);
-    expect(store.getSnapshot()[0]!.status).toBe('uploading');
+    expect(defined(started[0]).handle.resume).toHaveBeenCalledTimes(1);
+    expect(defined(store.getSnapshot()[0]).status).toBe('uploading');
   });
 
   it('a failed upload frees its slot; retry continues it with the same handle', () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport, maxActive: 1 });
     const [a] = store.enqueue([file('a'), file('b')], target);
-    started[0]!.callbacks.onError({ status: 402, code: 'storage/quota-exceeded', message: 'Full' });
+    defined(started[0]).callbacks.onError({ status: 402, code: 'storage/quota-exceeded', message: 'Full' });
     expect(store.getSnapshot()[0]).toMatchObject({
       status: 'error',
       error: { code: 'storage/quota-exceeded' },
     });
     expect(started.map((upload) => upload.file.name)).toEqual(['a', 'b']);
-    store.retry(a!);
-    expect(store.getSnapshot()[0]!.status).toBe('queued');
-    started[1]!.callbacks.onSuccess('docs/b');
-    expect(store.getSnapshot()[0]!.status).toBe('uploading');
-    expect(started[0]!.handle.resume).toHaveBeenCalledTimes(1);
+    store.retry(defined(a));
+    expect(defined(store.getSnapshot()[0]).status).toBe('queued');
+    defined(started[1]).callbacks.onSuccess('docs/b');
+    expect(defined(store.getSnapshot()[0]).status).toBe('uploading');
+    expect(defined(started[0]).handle.resume).toHaveBeenCalledTimes(1);
   });
 
   it('cancel stops the transport, deletes the server upload and drops the item', async () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport });
     const [id] = store.enqueue([file('a')], target);
-    await store.cancel(id!);
-    expect(started[0]!.handle.cancel).toHaveBeenCalledTimes(1);
+    await store.cancel(defined(id));
+    expect(defined(started[0]).handle.cancel).toHaveBeenCalledTimes(1);
     expect(store.getSnapshot()).toEqual([]);
   });
 
@@ -87,8 +88,8 @@ describe('upload store', () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport });
     const [id] = store.enqueue([file('a')], target);
-    started[0]!.handle.cancel.mockRejectedValueOnce(new Error('offline'));
-    await expect(store.cancel(id!)).rejects.toThrow('offline');
+    defined(started[0]).handle.cancel.mockRejectedValueOnce(new Error('offline'));
+    await expect(store.cancel(defined(id))).rejects.toThrow('offline');
     expect(store.getSnapshot()).toEqual([]);
   });
 
@@ -96,20 +97,20 @@ describe('upload store', () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport, now: () => 10_000 });
     store.enqueue([file('a')], target);
-    started[0]!.callbacks.onRetrying(3, 5_000);
-    expect(store.getSnapshot()[0]!.retrying).toEqual({ attempt: 3, at: 15_000 });
+    defined(started[0]).callbacks.onRetrying(3, 5_000);
+    expect(defined(store.getSnapshot()[0]).retrying).toEqual({ attempt: 3, at: 15_000 });
   });
 
   it('tells listeners about finished uploads, and hands one missed completion to the next listener', () => {
     const { transport, started } = fakeTransport();
     const store = createUploadStore({ transport });
     store.enqueue([file('a'), file('b')], target);
-    started[0]!.callbacks.onSuccess('docs/a');
+    defined(started[0]).callbacks.onSuccess('docs/a');
     const late = vi.fn();
     const stop = store.onUploaded(late);
     expect(late).toHaveBeenCalledTimes(1);
-    expect(late.mock.calls[0]![0]).toMatchObject({ path: 'docs/a' });
-    started[1]!.callbacks.onSuccess('docs/b');
+    expect(defined(late.mock.calls[0])[0]).toMatchObject({ path: 'docs/a' });
+    defined(started[1]).callbacks.onSuccess('docs/b');
     expect(late).toHaveBeenCalledTimes(2);
     stop();
     const another = vi.fn();

@@ -80,7 +80,8 @@ export function createUploadStore({
           onSuccess: (path) => {
             if (!dispatch({ type: 'succeed', id, path })) return;
             entries.delete(id);
-            const item = itemOf(id)!;
+            const item = itemOf(id);
+            if (!item) return;
             if (uploadedListeners.size === 0) missed = item;
             for (const listener of uploadedListeners) listener(item);
             schedule();

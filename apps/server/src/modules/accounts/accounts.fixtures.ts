@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { subscriptions, tenants, users } from '../../db/schema';
 import { sessionCookie, STRONG_PASSWORD, type TestApp } from '../../test/app';
+import { defined } from '../../test/defined';
 
 /** Test helpers of the account-service suites (not used by the server). */
 
@@ -87,7 +88,7 @@ export async function platformTenantId(t: TestApp): Promise<string> {
   const rows = rowsOf<{ tenant_id: string }>(
     await t.database.db.execute(sql`select tenant_id from tenants where type = '1'`),
   );
-  return rows[0]!.tenant_id;
+  return defined(rows[0]).tenant_id;
 }
 
 const FINGERPRINTED = [
@@ -130,8 +131,8 @@ export function routeTable(t: TestApp): RouteEntry[] {
   for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
     const match = /^((?:[│ ] {3})*)(?:├── |└── )(.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
     if (!match) continue;
-    const depth = match[1]!.length / 4;
-    const path = (depth > 0 ? stack[depth - 1]! : '') + match[2]!;
+    const depth = defined(match[1]).length / 4;
+    const path = (depth > 0 ? defined(stack[depth - 1]) : '') + defined(match[2]);
     stack[depth] = path;
     stack.length = depth + 1;
     for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {

@@ -13,6 +13,7 @@ import {
   platformTenantId,
   routeTable,
 } from './accounts.fixtures';
+import { defined } from '../../test/defined';
 
 /*
  * Malformed input for every /v1/Account route (taken from the server's route table), sent by a master so that a
@@ -97,7 +98,11 @@ function probesFor(method: Method, route: string, ids: Ids): { probes: Probe[]; 
     add('invalid UTF-8', {
       url,
       raw: {
-        body: Buffer.concat([Buffer.from(head!), Buffer.from([0x4f, 0xff, 0xfe, 0xc3]), Buffer.from(tail!)]),
+        body: Buffer.concat([
+          Buffer.from(defined(head)),
+          Buffer.from([0x4f, 0xff, 0xfe, 0xc3]),
+          Buffer.from(defined(tail)),
+        ]),
         type: 'application/json',
       },
     });
@@ -325,7 +330,7 @@ describe('account service: malformed input and mass assignment', () => {
     ids = {
       partner: 'in-partner',
       client: 'in-client',
-      subscription: sub!.id,
+      subscription: defined(sub).id,
       user: victim.id,
       userEmail: victim.email,
     };
@@ -343,7 +348,7 @@ describe('account service: malformed input and mass assignment', () => {
         method,
         url: probe.url,
         headers: {
-          cookie: master.cookie!,
+          cookie: defined(master.cookie),
           'x-app-id': probe.appId ?? 'omnibot-console',
           ...(probe.raw ? { 'content-type': probe.raw.type } : {}),
         },
@@ -548,14 +553,14 @@ describe('account service: malformed input and mass assignment', () => {
       expect(response.statusCode).toBe(200);
       const [after] = await t.database.db.select().from(tenants).where(eq(tenants.tenantId, 'in-client'));
       expect(after).toMatchObject({
-        id: before!.id,
+        id: defined(before).id,
         tenantId: 'in-client',
         type: '3',
         parentTenantId: 'in-partner',
-        createdBy: before!.createdBy,
+        createdBy: defined(before).createdBy,
         name: 'Still Here',
       });
-      expect(after!.createdAt).toEqual(before!.createdAt);
+      expect(defined(after).createdAt).toEqual(defined(before).createdAt);
     });
 
     it('a new user lands in the path tenant with a generated id; an update moves nobody and changes no e-mail', async () => {

@@ -14,6 +14,7 @@ import {
   routeTable,
 } from './accounts.fixtures';
 import { hashCredentialSecret } from './credential-secrets';
+import { defined } from '../../test/defined';
 
 /*
  * The authorisation matrix of the account service. The routes come from the server's own route table, so a new
@@ -426,7 +427,7 @@ describe('account service authorisation matrix', () => {
         domain,
         victimId: victim.id,
         victimEmail: victim.email,
-        subscriptionId: sub!.id,
+        subscriptionId: defined(sub).id,
       };
     }
     tenants.unknown = {
@@ -492,23 +493,25 @@ describe('account service authorisation matrix', () => {
       ];
       for (const targetName of targetNames) {
         const foreign = targetName === 'own path, foreign id';
-        const own = targets['own tenant']!;
+        const own = defined(targets['own tenant']);
         const x: Target = foreign
           ? {
               ...tenants[own],
-              victimId: tenants[FOREIGN_OF[own]!].victimId,
-              victimEmail: tenants[FOREIGN_OF[own]!].victimEmail,
-              subscriptionId: tenants[FOREIGN_OF[own]!].subscriptionId,
+              victimId: tenants[defined(FOREIGN_OF[own])].victimId,
+              victimEmail: tenants[defined(FOREIGN_OF[own])].victimEmail,
+              subscriptionId: tenants[defined(FOREIGN_OF[own])].subscriptionId,
             }
-          : tenants[targets[targetName]!];
+          : tenants[defined(targets[targetName])];
         const row = foreign ? ALL_DENIED : EXPECTED[principal][targetName];
         expect(row, `${principal} × ${targetName}`).toBeDefined();
         const outcomes = Object.fromEntries(
-          row!.split(' ').map((outcome, i) => [CLASS_ORDER[i], outcome as Outcome]),
+          defined(row)
+            .split(' ')
+            .map((outcome, i) => [CLASS_ORDER[i], outcome as Outcome]),
         ) as Record<CallClass, Outcome>;
 
         for (const route of served) {
-          for (const variant of CALLS[`${route.method} ${route.url}`]!) {
+          for (const variant of defined(CALLS[`${route.method} ${route.url}`])) {
             if (foreign && !variant.subResource) continue;
             const expected = outcomes[variant.cls];
             const { url, payload } = variant.request(x, ++n);
@@ -543,7 +546,7 @@ describe('account service authorisation matrix', () => {
               let shows = ok && (variant.shows ? variant.shows(body, x) : true);
               if (expected === 'S') {
                 const items = obj(body).items as Array<{ id: string }> | undefined;
-                shows = ok && items?.length === 1 && items[0]!.id === caller.userId;
+                shows = ok && items?.length === 1 && defined(items[0]).id === caller.userId;
               }
               if (!shows) wrongOutcomes.push(label);
               // Somebody changed the partner's credential: keep the credential principal working.

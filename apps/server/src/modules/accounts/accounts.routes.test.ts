@@ -8,6 +8,7 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from '../../test/app';
+import { defined } from '../../test/defined';
 
 describe('account service: the start-up read side', () => {
   let t: TestApp;
@@ -17,7 +18,7 @@ describe('account service: the start-up read side', () => {
     t = await createTestApp();
     master = await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const [platform] = await t.database.db.select().from(tenants).where(eq(tenants.type, '1'));
-    platformId = platform!.tenantId;
+    platformId = defined(platform).tenantId;
     await t.database.db.insert(tenants).values([
       {
         tenantId: 'partner-a',
@@ -92,7 +93,7 @@ describe('account service: the start-up read side', () => {
     ]);
     expect(subs.items.every((item) => item.is_current)).toBe(true);
 
-    const byId = await get(`/v1/Account/${platformId}/User/${String(me!.id)}?type=user_id`, master);
+    const byId = await get(`/v1/Account/${platformId}/User/${String(defined(me).id)}?type=user_id`, master);
     expect(byId.json()).toEqual([me]);
   });
 

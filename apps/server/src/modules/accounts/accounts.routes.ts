@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { badRequest } from '../../lib/errors';
-import { requirePrincipal } from '../../plugins/principal';
+import { principalOf, requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { presentAccount, presentSubscription } from './accounts.presenter';
 import {
@@ -46,7 +46,7 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
       },
     },
     async (request) => {
-      const principal = request.principal!;
+      const principal = principalOf(request);
       const rows = await listChildren(db, principal, request.query.tenant_id ?? principal.tenantId);
       if (rows.length === 0) return { code: 404 as const, message: 'No accounts' };
       return { code: 200 as const, items: rows.map(presentAccount) };
@@ -92,12 +92,14 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
     async (request) => {
       const { tenant_id } = request.params;
       const { type, data } = request.query;
-      const principal = request.principal!;
-      if (type === 'domain' && !data) throw badRequest('querystring.data: a domain is required');
-      const tenant =
-        type === 'domain'
-          ? await findTenantByDomain(db, principal, tenant_id, data!)
-          : await readableTenant(db, principal, tenant_id);
+      const principal = principalOf(request);
+      let tenant;
+      if (type === 'domain') {
+        if (!data) throw badRequest('querystring.data: a domain is required');
+        tenant = await findTenantByDomain(db, principal, tenant_id, data);
+      } else {
+        tenant = await readableTenant(db, principal, tenant_id);
+      }
       return tenant ? [presentAccount(tenant)] : [{ code: 404, message: ACCOUNT_NOT_FOUND }];
     },
   );
@@ -122,7 +124,7 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
   );
 };
 
-/** The account service (`/v1/Account...`), spec section 7: session cookie or API credential, plus X-App-Id. */
+/** The account service (`/v1/Account...`): session cookie or API credential, plus X-App-Id. */
 export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
   void app.register(async (scope) => {
     const ctx: AccountsContext = { ...deps, mailer: app.mailer };

@@ -31,6 +31,7 @@ import {
   type TestApp,
 } from '../../test/app';
 import { type Caller, call, makeSignedInUser, makeUser, platformTenantId } from './accounts.fixtures';
+import { defined } from '../../test/defined';
 
 let t: TestApp;
 let master: Caller;
@@ -41,7 +42,7 @@ const next = () => `${Date.now().toString(36)}${++sequence}`;
 
 beforeAll(async () => {
   t = await createTestApp({ skipReady: true });
-  // A route of a future feature, guarded the way later issues will guard theirs.
+  // A route of a future feature, guarded the way every feature route is.
   t.app.get(
     '/v1/test/omnirag-only',
     { preHandler: [requirePrincipal(t.app.auth, t.database.db), requireFeature('omnirag')] },
@@ -54,7 +55,7 @@ beforeAll(async () => {
     .select({ id: authUsers.id })
     .from(authUsers)
     .where(eq(authUsers.email, 'admin@example.com'));
-  masterId = row!.id;
+  masterId = defined(row).id;
 });
 let scenarios = 0;
 afterEach(() => {
@@ -121,7 +122,7 @@ describe('tenants: types, hierarchy and creation', () => {
       .select()
       .from(credentials)
       .where(eq(credentials.tenantId, body.account.tenant_id));
-    expect(stored!.secretHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(defined(stored).secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(body.credential.secret);
     const read = await call(t, 'GET', `/v1/Account/${body.account.tenant_id}/credential`, master);
     expect(read.json()).toEqual({
@@ -322,9 +323,9 @@ describe('tenant is_active', () => {
   it('never deactivates the platform tenant', async () => {
     const [platform] = await t.database.db.select().from(tenants).where(eq(tenants.tenantId, platformId));
     const response = await call(t, 'PUT', `/v1/Account/${platformId}`, master, {
-      name: platform!.name,
+      name: defined(platform).name,
       address: {},
-      info: platform!.info,
+      info: defined(platform).info,
       is_active: false,
     });
     expect(response.statusCode).toBe(403);
@@ -551,7 +552,7 @@ describe('subscriptions', () => {
     const partnerSubs = (
       await call(t, 'GET', `/v1/Account/${p.account.tenant_id}/Subscription`, master)
     ).json<{ items: Subscription[] }>().items;
-    const omnirag = partnerSubs.find((s) => s.info.code === 'omnirag')!;
+    const omnirag = defined(partnerSubs.find((s) => s.info.code === 'omnirag'));
     const revoke = await call(
       t,
       'PUT',
@@ -569,7 +570,7 @@ describe('subscriptions', () => {
     const regrant = await call(
       t,
       'PUT',
-      `/v1/Account/${c.account.tenant_id}/Subscription/${clientSubs[0]!.id}`,
+      `/v1/Account/${c.account.tenant_id}/Subscription/${defined(clientSubs[0]).id}`,
       p.adminCaller,
       { status: 'active' },
     );
@@ -582,7 +583,7 @@ describe('subscriptions', () => {
     const subs = (await call(t, 'GET', `/v1/Account/${platformId}/Subscription`, master)).json<{
       items: Subscription[];
     }>().items;
-    const target = subs.find((s) => s.info.code === 'casesummary')!;
+    const target = defined(subs.find((s) => s.info.code === 'casesummary'));
     const url = `/v1/Account/${platformId}/Subscription/${target.id}`;
     expect(
       (await call(t, 'PUT', url, { cookie: platformAdmin.cookie }, { status: 'active' })).statusCode,
@@ -602,7 +603,7 @@ describe('subscriptions', () => {
     const lapsed = await call(
       t,
       'PUT',
-      `/v1/Account/${c.account.tenant_id}/Subscription/${sub!.id}`,
+      `/v1/Account/${c.account.tenant_id}/Subscription/${defined(sub).id}`,
       p.adminCaller,
       {
         status: 'active',
@@ -674,15 +675,15 @@ describe('users', () => {
       },
     });
     const [mail] = await mailsTo(t, email);
-    expect(mail!.subject).toBe(`Omnibot: you are invited to ${p.account.name}`);
+    expect(defined(mail).subject).toBe(`Omnibot: you are invited to ${p.account.name}`);
     const link = await lastLinkTo(t, email);
     expect(link).toMatch(/^http:\/\/localhost:3000\/api\/auth\/reset-password\/[\w-]+\?callbackURL=/);
-    const token = new URL(link).pathname.split('/').at(-1)!;
+    const token = defined(new URL(link).pathname.split('/').at(-1));
     const [stored] = await t.database.db
       .select()
       .from(authVerifications)
       .where(eq(authVerifications.identifier, `reset-password:${token}`));
-    const lifetime = new Date(stored!.expiresAt).getTime() - Date.now();
+    const lifetime = new Date(defined(stored).expiresAt).getTime() - Date.now();
     expect(lifetime).toBeGreaterThan(71 * 3_600_000);
     expect(lifetime).toBeLessThanOrEqual(72 * 3_600_000);
 
@@ -824,7 +825,7 @@ describe('users', () => {
     const off = await call(t, 'PUT', url, p.adminCaller, { is_active: false });
     expect(off.json()).toMatchObject({ user: { is_active: false } });
     const [auth] = await t.database.db.select().from(authUsers).where(eq(authUsers.id, member.id));
-    expect(auth!.banned).toBe(true);
+    expect(defined(auth).banned).toBe(true);
     expect(
       await t.database.db.select().from(authSessions).where(eq(authSessions.userId, member.id)),
     ).toHaveLength(0);
@@ -875,7 +876,7 @@ describe('users', () => {
     const byRole = await list('?sort=role&order=desc&page_size=3');
     expect(byRole.items.map((u) => u.role)).toEqual(['administrator', 'administrator', 'user']);
     const byEmailDesc = await list('?sort=email&order=desc&page_size=1');
-    expect(byEmailDesc.items[0]!.email).toBe(`erik@${p.domain}`);
+    expect(defined(byEmailDesc.items[0]).email).toBe(`erik@${p.domain}`);
 
     const member = await makeSignedInUser(t, tenantId, `zed-${next()}@${p.domain}`, 'user');
     const own = await list('', { cookie: member.cookie });
@@ -931,6 +932,6 @@ describe('audit log', () => {
       ip: '127.0.0.1',
       details: { parent_tenant_id: platformId, type: '2', subscriptions: ['subtenant', 'omnirag'] },
     });
-    expect(rows[0]!.createdAt).toBeInstanceOf(Date);
+    expect(defined(rows[0]).createdAt).toBeInstanceOf(Date);
   });
 });

@@ -20,6 +20,7 @@ import {
 import type { Env } from '../../env';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { shortId } from '../../lib/ids';
+import { theRow } from '../../lib/rows';
 import type { Mailer } from '../../lib/mailer';
 import { isCurrentSubscriptionSql, tenantHoldsFeature } from '../../plugins/feature-guard';
 import { actorId, type Principal } from '../../plugins/principal';
@@ -232,19 +233,21 @@ export async function createTenant(
   const by = actorId(principal);
   try {
     return await db.transaction(async (tx) => {
-      const [tenant] = await tx
-        .insert(tenants)
-        .values({
-          tenantId,
-          parentTenantId: parent.tenantId,
-          name: body.name,
-          type: childType(parent.type),
-          address: compact(body.address),
-          info,
-          createdBy: by,
-          updatedBy: by,
-        })
-        .returning();
+      const tenant = theRow(
+        await tx
+          .insert(tenants)
+          .values({
+            tenantId,
+            parentTenantId: parent.tenantId,
+            name: body.name,
+            type: childType(parent.type),
+            address: compact(body.address),
+            info,
+            createdBy: by,
+            updatedBy: by,
+          })
+          .returning(),
+      );
       await tx.insert(credentials).values({
         tenantId,
         key,
@@ -269,7 +272,7 @@ export async function createTenant(
         tenantId,
         action: 'tenant.create',
         target: `tenant:${tenantId}`,
-        details: { parent_tenant_id: parent.tenantId, type: tenant!.type, subscriptions: codes },
+        details: { parent_tenant_id: parent.tenantId, type: tenant.type, subscriptions: codes },
       });
       await writeAudit(tx, actor, {
         tenantId,
@@ -278,7 +281,7 @@ export async function createTenant(
         details: { key },
       });
       return {
-        tenant: tenant!,
+        tenant,
         credential: { key, secret },
         subscriptions: subscriptionRows.sort((a, b) => a.code.localeCompare(b.code)),
       };
@@ -314,18 +317,20 @@ export async function updateTenant(
   await assertDomainFree(db, info.domain, tenant.tenantId);
   try {
     return await db.transaction(async (tx) => {
-      const [updated] = await tx
-        .update(tenants)
-        .set({
-          name: body.name,
-          address: compact(body.address),
-          info,
-          isActive,
-          updatedBy: actorId(principal),
-          updatedAt: new Date(),
-        })
-        .where(eq(tenants.tenantId, tenant.tenantId))
-        .returning();
+      const updated = theRow(
+        await tx
+          .update(tenants)
+          .set({
+            name: body.name,
+            address: compact(body.address),
+            info,
+            isActive,
+            updatedBy: actorId(principal),
+            updatedAt: new Date(),
+          })
+          .where(eq(tenants.tenantId, tenant.tenantId))
+          .returning(),
+      );
       if (!isActive && tenant.isActive) {
         // The whole subtree stops being usable, so every session in it ends.
         const subtree = [tenant.tenantId, ...(await descendantIds(tx, tenant.tenantId))];
@@ -338,7 +343,7 @@ export async function updateTenant(
         target: `tenant:${tenant.tenantId}`,
         details: isActive === tenant.isActive ? {} : { is_active: isActive },
       });
-      return updated!;
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw domainTaken();

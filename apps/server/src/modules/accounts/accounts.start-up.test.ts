@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, subscriptions, tenants } from '../../db/schema';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
+import { defined } from '../../test/defined';
 
-// The console's start-up flow (issue 3) reads /v1/session, then the profile, account, credential and
+// The console's start-up flow reads /v1/session, then the profile, account, credential and
 // subscriptions. A partner (type "2") without a credential must read as "code 404" at the credential step, which
 // sends its users back to /login (console: start-up-flow.test.ts); only the platform (type "1") is tolerated.
 describe('the start-up reads of a partner tenant without a credential', () => {
@@ -17,7 +18,7 @@ describe('the start-up reads of a partner tenant without a credential', () => {
     const [platform] = await t.database.db.select().from(tenants).where(eq(tenants.type, '1'));
     await t.database.db.insert(tenants).values({
       tenantId,
-      parentTenantId: platform!.tenantId,
+      parentTenantId: defined(platform).tenantId,
       name: 'No Credential Partner',
       type: '2',
       info: { domain: 'no-credential.test' },

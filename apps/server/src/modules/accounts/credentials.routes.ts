@@ -5,6 +5,7 @@ import {
   NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../plugins/principal';
 import { maskSecret } from './accounts.presenter';
 import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
 import { findCredential, readableTenant } from './accounts.service';
@@ -46,7 +47,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = asyn
     },
     async (request) => {
       const { tenant_id } = request.params;
-      const credential = (await readableTenant(db, request.principal!, tenant_id))
+      const credential = (await readableTenant(db, principalOf(request), tenant_id))
         ? await findCredential(db, tenant_id)
         : undefined;
       if (!credential) return { code: 404 as const, message: 'No credential' };

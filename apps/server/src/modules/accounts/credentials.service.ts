@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { credentials, type CredentialRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { theRow } from '../../lib/rows';
 import { actorId } from '../../plugins/principal';
 import {
   type AccountsContext,
@@ -41,32 +42,36 @@ export async function changeCredential(
   }
   if (change !== 'create' && !existing) throw noCredential();
 
-  const newKey = change === 'secret' ? existing!.key : newCredentialKey();
+  const newKey = existing && change === 'secret' ? existing.key : newCredentialKey();
   const secret = change === 'key' ? null : newCredentialSecret();
   const { secret: serverSecret } = await ctx.auth.$context;
   const by = actorId(actor.principal);
   const secretFields = secret
     ? { secretHash: hashCredentialSecret(serverSecret, secret), secretLast4: secret.slice(-4) }
-    : {};
+    : null;
   try {
     return await db.transaction(async (tx) => {
-      const [row] = existing
-        ? await tx
-            .update(credentials)
-            .set({ key: newKey, ...secretFields, updatedBy: by, updatedAt: new Date() })
-            .where(eq(credentials.id, existing.id))
-            .returning()
-        : await tx
-            .insert(credentials)
-            .values({
-              tenantId: tenant.tenantId,
-              key: newKey,
-              secretHash: secretFields.secretHash!,
-              secretLast4: secretFields.secretLast4!,
-              createdBy: by,
-              updatedBy: by,
-            })
-            .returning();
+      // Without an existing credential the change is a 'create', which always comes with a secret.
+      const row = theRow(
+        existing
+          ? await tx
+              .update(credentials)
+              .set({ key: newKey, ...secretFields, updatedBy: by, updatedAt: new Date() })
+              .where(eq(credentials.id, existing.id))
+              .returning()
+          : secretFields
+            ? await tx
+                .insert(credentials)
+                .values({
+                  tenantId: tenant.tenantId,
+                  key: newKey,
+                  ...secretFields,
+                  createdBy: by,
+                  updatedBy: by,
+                })
+                .returning()
+            : [],
+      );
       await writeAudit(tx, actor, {
         tenantId: tenant.tenantId,
         action: `credential.${change}`,
@@ -77,7 +82,7 @@ export async function changeCredential(
           secret_changed: secret !== null,
         },
       });
-      return { row: row!, secret };
+      return { row, secret };
     });
   } catch (error) {
     // Two concurrent creates: the second finds the unique tenant_id taken.

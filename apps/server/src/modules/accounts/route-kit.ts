@@ -2,6 +2,7 @@ import { APP_ID_HEADER, TenantIdSchema } from '@omnibot/contracts';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { principalOf } from '../../plugins/principal';
 import type { AccountsContext, Actor } from './accounts.service';
 
 export const TenantParamsSchema = z.object({ tenant_id: TenantIdSchema });
@@ -27,6 +28,6 @@ export function assertAppId(headers: Record<string, unknown>) {
 
 /** The principal and address of a request that passed the guard. */
 export const actorOf = (request: FastifyRequest): Actor => ({
-  principal: request.principal!,
+  principal: principalOf(request),
   ip: request.ip,
 });

@@ -7,6 +7,7 @@ import {
   NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../plugins/principal';
 import { z } from 'zod';
 import { presentSubscription } from './accounts.presenter';
 import { listSubscriptions, readableTenant } from './accounts.service';
@@ -32,7 +33,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
     },
     async (request) => {
       const { tenant_id } = request.params;
-      const rows = (await readableTenant(db, request.principal!, tenant_id))
+      const rows = (await readableTenant(db, principalOf(request), tenant_id))
         ? await listSubscriptions(db, tenant_id)
         : [];
       if (rows.length === 0) return { code: 404 as const, message: 'No subscription' };
@@ -54,7 +55,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
     },
     async (request) => {
       const { tenant_id, id } = request.params;
-      const row = await findSubscription(db, request.principal!, tenant_id, id);
+      const row = await findSubscription(db, principalOf(request), tenant_id, id);
       if (!row) return { code: 404 as const, message: 'Subscription not found' };
       return { code: 200 as const, subscription: presentSubscription(row) };
     },

@@ -8,6 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { subscriptions, type TenantRow } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { theRow } from '../../lib/rows';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import { actorId, type Principal } from '../../plugins/principal';
 import {
@@ -90,25 +91,27 @@ export async function createSubscription(
   if (existing) throw exists();
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(subscriptions)
-        .values({
-          tenantId: tenant.tenantId,
-          code,
-          info: { code, ...SUBSCRIPTION_CATALOGUE[code] },
-          status,
-          ...dates,
-          createdBy: by,
-          updatedBy: by,
-        })
-        .returning();
+      const row = theRow(
+        await tx
+          .insert(subscriptions)
+          .values({
+            tenantId: tenant.tenantId,
+            code,
+            info: { code, ...SUBSCRIPTION_CATALOGUE[code] },
+            status,
+            ...dates,
+            createdBy: by,
+            updatedBy: by,
+          })
+          .returning(),
+      );
       await writeAudit(tx, actor, {
         tenantId: tenant.tenantId,
         action: 'subscription.create',
-        target: `subscription:${row!.id}`,
+        target: `subscription:${row.id}`,
         details: { code, status },
       });
-      return row!;
+      return row;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw exists();
@@ -149,11 +152,13 @@ export async function updateSubscription(
   const by = actorId(actor.principal);
   const below = body.status === 'revoked' ? await descendantIds(db, tenant.tenantId) : [];
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(subscriptions)
-      .set({ status: body.status, ...dates, updatedBy: by, updatedAt: new Date() })
-      .where(eq(subscriptions.id, current.id))
-      .returning();
+    const row = theRow(
+      await tx
+        .update(subscriptions)
+        .set({ status: body.status, ...dates, updatedBy: by, updatedAt: new Date() })
+        .where(eq(subscriptions.id, current.id))
+        .returning(),
+    );
     let cascaded = 0;
     if (below.length > 0) {
       const revoked = await tx
@@ -175,6 +180,6 @@ export async function updateSubscription(
       target: `subscription:${current.id}`,
       details: { code: current.code, status: body.status, revoked_in_descendants: cascaded },
     });
-    return row!;
+    return row;
   });
 }

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors';
+import { principalOf } from '../../plugins/principal';
 import { presentProfile } from './accounts.presenter';
 import { canManage, findProfile, readableTenant } from './accounts.service';
 import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
@@ -37,7 +38,7 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
     },
     async (request) => {
       const { query } = request;
-      const page = await listUsers(db, request.principal!, request.params.tenant_id, query);
+      const page = await listUsers(db, principalOf(request), request.params.tenant_id, query);
       if (!page) return { code: 404 as const, message: 'Account not found' };
       return {
         code: 200 as const,
@@ -63,7 +64,7 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
     },
     async (request) => {
       const { tenant_id, key } = request.params;
-      const principal = request.principal!;
+      const principal = principalOf(request);
       const wellFormed =
         request.query.type === 'email' ? EmailSchema.safeParse(key).success : USER_ID.test(key);
       if (!wellFormed)

@@ -14,6 +14,7 @@ import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from
 import type { Db } from '../../db/client';
 import { authSessions, authUsers, tenants, type TenantRow, users } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../lib/errors';
+import { theRow } from '../../lib/rows';
 import { actorId, type Principal } from '../../plugins/principal';
 import { invitationMail } from '../auth/auth-mails';
 import { domainOwner, isAllowedEmailDomain } from '../auth/email-domains';
@@ -116,7 +117,8 @@ export async function createUser(ctx: AccountsContext, actor: Actor, tenantId: s
 
   const info = compact(body.info ?? {});
   const name =
-    body.username ?? ([info.firstname, info.lastname].filter(Boolean).join(' ') || email.split('@')[0]!);
+    body.username ??
+    ([info.firstname, info.lastname].filter(Boolean).join(' ') || email.slice(0, email.lastIndexOf('@')));
   const context = await auth.$context;
   let userId: string;
   try {
@@ -139,27 +141,29 @@ export async function createUser(ctx: AccountsContext, actor: Actor, tenantId: s
     });
     const by = actorId(actor.principal);
     const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(users)
-        .values({
-          id: userId,
-          tenantId: tenant.tenantId,
-          email,
-          username: body.username ?? null,
-          role: body.role,
-          address: compact(body.address ?? {}),
-          info,
-          createdBy: by,
-          updatedBy: by,
-        })
-        .returning();
+      const inserted = theRow(
+        await tx
+          .insert(users)
+          .values({
+            id: userId,
+            tenantId: tenant.tenantId,
+            email,
+            username: body.username ?? null,
+            role: body.role,
+            address: compact(body.address ?? {}),
+            info,
+            createdBy: by,
+            updatedBy: by,
+          })
+          .returning(),
+      );
       await writeAudit(tx, actor, {
         tenantId: tenant.tenantId,
         action: 'user.create',
         target: `user:${userId}`,
         details: { email, role: body.role },
       });
-      return inserted!;
+      return inserted;
     });
     const token = randomBytes(24).toString('base64url');
     await context.internalAdapter.createVerificationValue({
@@ -253,19 +257,21 @@ export async function updateUser(
         );
       }
     }
-    const [updated] = await tx
-      .update(users)
-      .set({
-        username: body.username === undefined ? target.username : body.username,
-        role,
-        isActive,
-        info: body.info ? compact(body.info) : target.info,
-        address: body.address ? compact(body.address) : target.address,
-        updatedBy: actorId(principal),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, target.id))
-      .returning();
+    const updated = theRow(
+      await tx
+        .update(users)
+        .set({
+          username: body.username === undefined ? target.username : body.username,
+          role,
+          isActive,
+          info: body.info ? compact(body.info) : target.info,
+          address: body.address ? compact(body.address) : target.address,
+          updatedBy: actorId(principal),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, target.id))
+        .returning(),
+    );
     if (body.username || activeChanged) {
       await tx
         .update(authUsers)
@@ -290,6 +296,6 @@ export async function updateUser(
       .select({ emailVerified: authUsers.emailVerified })
       .from(authUsers)
       .where(eq(authUsers.id, target.id));
-    return { user: updated!, emailVerified: verified?.emailVerified ?? false };
+    return { user: updated, emailVerified: verified?.emailVerified ?? false };
   });
 }

@@ -16,6 +16,7 @@ import {
   TEST_ORIGIN,
   type TestApp,
 } from '../../test/app';
+import { defined } from '../../test/defined';
 
 const post = (t: TestApp, url: string, payload: unknown, remoteAddress = '127.0.0.1') =>
   t.app.inject({
@@ -37,7 +38,7 @@ describe('identity', () => {
     await t.database.db
       .insert(tenants)
       .values({ tenantId: 'partner-1', name: 'Partner One', type: '2', info: { domain: 'partner.test' } });
-    // Users of a tenant without a current subscription cannot sign in (tenancy issue).
+    // Users of a tenant without a current subscription cannot sign in.
     await t.database.db
       .insert(subscriptions)
       .values({ tenantId: 'partner-1', code: 'omnirag', info: { code: 'omnirag', name: 'Omni RAG' } });
@@ -59,10 +60,10 @@ describe('identity', () => {
         isActive: true,
         username: 'Ada King Lovelace',
       });
-      expect(profile!.info).toEqual({ firstname: 'Ada', lastname: 'King Lovelace' });
+      expect(defined(profile).info).toEqual({ firstname: 'Ada', lastname: 'King Lovelace' });
       const [mail] = await mailsTo(t, 'ada.lovelace@partner.test');
-      expect(mail!.subject).toBe('Omnibot: verify your email address');
-      expect(mail!.links[0]).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
+      expect(defined(mail).subject).toBe('Omnibot: verify your email address');
+      expect(defined(mail).links[0]).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
     });
 
     it('refuses an address already registered', async () => {
@@ -174,7 +175,8 @@ describe('identity', () => {
         await signIn(t, email, 'Whatever-Password-1', `10.2.${index}.1`);
         return performance.now() - started;
       };
-      const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      const median = (values: number[]) =>
+        defined(values.sort((a, b) => a - b)[Math.floor(values.length / 2)]);
       const known = newEmail('timing');
       await registerVerified(t, known);
       const unknown: number[] = [];
@@ -334,13 +336,13 @@ describe('identity', () => {
       expect(opened.statusCode).toBe(302);
       const landing = new URL(String(opened.headers.location));
       expect(`${landing.origin}${landing.pathname}`).toBe(resetUrl);
-      const token = landing.searchParams.get('token')!;
+      const token = defined(landing.searchParams.get('token'));
 
       const [stored] = await t.database.db
         .select()
         .from(authVerifications)
         .where(eq(authVerifications.identifier, `reset-password:${token}`));
-      const lifetime = new Date(stored!.expiresAt).getTime() - Date.now();
+      const lifetime = new Date(defined(stored).expiresAt).getTime() - Date.now();
       expect(lifetime).toBeGreaterThan(59 * 60_000);
       expect(lifetime).toBeLessThanOrEqual(60 * 60_000);
 
@@ -365,7 +367,7 @@ describe('identity', () => {
     it('refuses an expired token, and its link lands on the screen with an error', async () => {
       await post(t, '/api/auth/request-password-reset', { email: 'admin@example.com', redirectTo: resetUrl });
       const link = await lastLinkTo(t, 'admin@example.com');
-      const token = new URL(link).pathname.split('/').at(-1)!;
+      const token = defined(new URL(link).pathname.split('/').at(-1));
       await t.database.db
         .update(authVerifications)
         .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -443,8 +445,8 @@ describe('first start', () => {
     const t = await createTestApp({ env: { ADMIN_PASSWORD: '', ADMIN_EMAIL: 'root@ops.example.org' } });
     try {
       const line = t.logs.find((entry) => typeof entry.oneTimePassword === 'string');
-      const password = line!.oneTimePassword as string;
-      expect(String(line!.msg)).toContain(password);
+      const password = defined(line).oneTimePassword as string;
+      expect(String(defined(line).msg)).toContain(password);
       const cookie = await sessionCookie(t, 'root@ops.example.org', password);
       const session = await t.app.inject({ url: '/v1/session', headers: { cookie } });
       expect(session.json()).toMatchObject({ role: 'master', must_change_password: true });

@@ -37,7 +37,7 @@ const isOpenPath = (path: string) => OPEN_PATHS.has(path) || /^\/reset-password\
 const fail = (status: number, key: keyof typeof AUTH_ERROR_CODES & keyof typeof AUTH_MESSAGES) =>
   new AppError(status, AUTH_ERROR_CODES[key], AUTH_MESSAGES[key]);
 
-/** better-auth error codes mapped to the spec's catalogue (section 8). */
+/** better-auth error codes mapped to our auth error codes and their user-facing messages. */
 const TRANSLATIONS: Record<string, AppError> = {
   INVALID_EMAIL_OR_PASSWORD: fail(401, 'wrongCredentials'),
   INVALID_PASSWORD: fail(401, 'wrongCredentials'),
@@ -98,7 +98,7 @@ export function authRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env
         );
       }
       if (!(await tenantForEmail(db, email))) throw fail(403, 'domainNotAllowed');
-      // better-auth answers a fake success here; the spec wants the address reported as taken.
+      // better-auth answers a fake success here; we report the address as taken.
       const [taken] = await db
         .select({ id: authUsers.id })
         .from(authUsers)

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { FILES_UPLOAD_PATH, UPLOAD_FILE_PATH_HEADER } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
 import * as tus from 'tus-js-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileUploads, files } from '../../db/schema';
 import { TRAVERSAL_ATTEMPTS } from '../../storage/traversal-cases';
 import { S3_SKIP_NOTICE, S3_TEST } from '../../test/s3-storage';
 import { BACKENDS, createFilesWorld, encodeMetadata, type FilesWorld } from './files.test-support';
+import { defined } from '../../test/defined';
 
 const MiB = 1024 * 1024;
 const FILE_MAX_BYTES = 10 * MiB;
@@ -61,7 +62,8 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
       body,
     });
   const head = (cookie: string, url: string) => fetch(url, { method: 'HEAD', headers: tusHeaders(cookie) });
-  const uploadUrl = (response: Response) => new URL(response.headers.get('location')!, base).toString();
+  const uploadUrl = (response: Response) =>
+    new URL(defined(response.headers.get('location')), base).toString();
   const stagedIds = async () => (await w.t.database.db.select().from(fileUploads)).map((row) => row.id);
   const stagedFiles = async () =>
     backend.name === 'local' ? await fs.readdir(path.join(w.dataDir, 'uploads')).catch(() => []) : [];
@@ -69,16 +71,15 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
   it('uploads in 1 MB chunks, survives a killed connection, resumes with HEAD + PATCH; sha256 matches', async () => {
     const source = randomBytes(6 * MiB + 12_345);
     // tus-js-client sends the first two 1 MB chunks, then stops.
-    let upload!: tus.Upload;
     const url = await new Promise<string>((resolve, reject) => {
-      upload = new tus.Upload(source, {
+      const upload: tus.Upload = new tus.Upload(source, {
         endpoint: `${base}${FILES_UPLOAD_PATH}`,
         chunkSize: MiB,
         retryDelays: [],
         headers: { cookie: w.alice },
         metadata: { filename: 'big.bin', folder: 'resume' },
         onChunkComplete(_chunkSize, bytesAccepted) {
-          if (bytesAccepted >= 2 * MiB) void upload.abort(false).then(() => resolve(upload.url!));
+          if (bytesAccepted >= 2 * MiB) void upload.abort(false).then(() => resolve(defined(upload.url)));
         },
         onSuccess: () => reject(new Error('the upload should have been interrupted')),
         onError: reject,
@@ -99,22 +100,22 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
       });
       request.on('error', () => resolve());
       request.on('response', () => resolve());
-      request.write(source.subarray(2 * MiB, 2 * MiB + 300 * 1024), () => {
-        setTimeout(() => request.destroy(), 200);
-      });
+      // Once the bytes are flushed to the socket they reach the server even though the connection then dies.
+      request.write(source.subarray(2 * MiB, 2 * MiB + 300 * 1024), () => request.destroy());
     });
 
     // HEAD tells where to resume: the bytes that arrived before the connection died are kept.
     let offset = -1;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const response = await head(w.alice, url);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('upload-length')).toBe(String(source.length));
-      offset = Number(response.headers.get('upload-offset'));
-      if (offset > 2 * MiB) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(offset).toBeGreaterThan(2 * MiB);
+    await vi.waitFor(
+      async () => {
+        const response = await head(w.alice, url);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('upload-length')).toBe(String(source.length));
+        offset = Number(response.headers.get('upload-offset'));
+        expect(offset).toBeGreaterThan(2 * MiB);
+      },
+      { timeout: 10_000 },
+    );
     expect(offset).toBeLessThanOrEqual(2 * MiB + 300 * 1024);
 
     let finish: Response | undefined;
@@ -124,17 +125,19 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
       expect(finish.status).toBe(204);
       offset = Number(finish.headers.get('upload-offset'));
     }
-    expect(decodeURIComponent(finish!.headers.get(UPLOAD_FILE_PATH_HEADER)!)).toBe('resume/big.bin');
+    expect(decodeURIComponent(defined(defined(finish).headers.get(UPLOAD_FILE_PATH_HEADER)))).toBe(
+      'resume/big.bin',
+    );
 
     const [row] = await w.t.database.db.select().from(files).where(eq(files.path, 'resume/big.bin'));
     expect(row).toMatchObject({ tenantId: w.tenantA, size: source.length, sha256: sha256(source) });
-    expect(row!.contentType).toBe('application/octet-stream');
+    expect(defined(row).contentType).toBe('application/octet-stream');
     const listing = await fetch(`${base}/v1/files?path=resume`, { headers: { cookie: w.alice } });
     const item = (await listing.json()) as { items: Array<{ url: string }> };
     const downloadUrl =
       backend.name === 'local'
-        ? new URL(new URL(item.items[0]!.url).search, `${base}/v1/files/download`)
-        : item.items[0]!.url;
+        ? new URL(new URL(defined(item.items[0]).url).search, `${base}/v1/files/download`)
+        : defined(item.items[0]).url;
     const downloaded = Buffer.from(await (await fetch(downloadUrl)).arrayBuffer());
     expect(sha256(downloaded)).toBe(sha256(source));
     expect(await stagedIds()).not.toContain(url.split('/').at(-1));
@@ -281,7 +284,7 @@ describe.each(BACKENDS)('tus uploads on $name storage', (backend) => {
     const created = await create(w.alice, 5000, { filename: 'abandoned.bin' });
     expect(created.headers.get('upload-expires')).toBeTruthy();
     const url = uploadUrl(created);
-    const id = url.split('/').at(-1)!;
+    const id = defined(url.split('/').at(-1));
     expect((await patch(w.alice, url, 0, randomBytes(1000))).status).toBe(204);
     if (backend.name === 'local') expect(await stagedFiles()).toContain(id);
 
@@ -302,10 +305,10 @@ describe.each(BACKENDS)('tus expiry on $name storage', (backend) => {
   let w: FilesWorld;
   let base: string;
   beforeAll(async () => {
-    // About 1.1 seconds.
-    w = await createFilesWorld(backend, { UPLOAD_EXPIRY_HOURS: '0.0003' });
+    w = await createFilesWorld(backend, { UPLOAD_EXPIRY_HOURS: '1' });
     base = await listen(w);
   });
+  afterEach(() => vi.useRealTimers());
   afterAll(() => w.close());
 
   it('expires an unfinished upload (tus answers 410, then the sweep deletes it)', async () => {
@@ -319,8 +322,10 @@ describe.each(BACKENDS)('tus expiry on $name storage', (backend) => {
       },
     });
     expect(created.status).toBe(201);
-    const url = new URL(created.headers.get('location')!, base).toString();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const url = new URL(defined(created.headers.get('location')), base).toString();
+    // Two hours later by the clock the server reads (tus and the sweep both use Date); timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 3600 * 1000);
     const late = await fetch(url, {
       method: 'PATCH',
       headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 
-/** requirePrincipal (session or API credential), answering the storage code of spec section 8 when nobody is signed in. */
+/** requirePrincipal (session or API credential), answering storage/unauthenticated when nobody is signed in. */
 export function requireFilesPrincipal(auth: Auth, db: Db) {
   const guard = requirePrincipal(auth, db, { credentials: true });
   return async (request: FastifyRequest) => {

@@ -16,6 +16,7 @@ import {
   type FilesWorld,
 } from './files.test-support';
 import { loadFilesUrlSecret } from './files.service';
+import { defined } from '../../test/defined';
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -69,7 +70,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     return w.t.app.inject({ url: pathOf(url), headers });
   };
 
-  it('lists folders first, then files, by name, with the spec fields, page by page', async () => {
+  it('lists folders first, then files, by name, with their listed fields, page by page', async () => {
     for (const name of ['f-b', 'f-a', 'f-c']) {
       expect((await call('POST', '/v1/files/folders', w.alice, { path: `paging/${name}` })).statusCode).toBe(
         201,
@@ -97,7 +98,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     const whole = await list(w.alice, 'paging', '&page_size=1000');
     expect(whole.next_cursor).toBeNull();
     expect(whole.prefixes[0]).toEqual({ name: 'f-a', path: 'paging/f-a', isFolder: true });
-    const png = whole.items.find((i) => i.name === 'a.png')!;
+    const png = defined(whole.items.find((i) => i.name === 'a.png'));
     expect(png).toMatchObject({
       type: 'png',
       size: PNG.length,
@@ -275,7 +276,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
       (p) => p.set('tenant', w.tenantB),
       (p) => p.set('path', 'signed/other.txt'),
       (p) => p.set('expires', String(Number(p.get('expires')) + 3600)),
-      (p) => p.set('signature', `${p.get('signature')!.slice(0, -2)}AA`),
+      (p) => p.set('signature', `${defined(p.get('signature')).slice(0, -2)}AA`),
       (p) => p.delete('signature'),
     ];
     for (const change of variants) {
@@ -366,7 +367,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     expect(created.statusCode, created.body).toBe(201);
     const finished = await w.t.app.inject({
       method: 'PATCH',
-      url: created.headers.location!,
+      url: defined(created.headers.location),
       headers: {
         authorization,
         'tus-resumable': '1.0.0',
@@ -378,7 +379,7 @@ describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
     expect(finished.statusCode).toBe(204);
     const [row] = await w.t.database.db.select().from(files).where(eq(files.path, 'robots/robot.txt'));
     expect(row).toMatchObject({ tenantId: w.tenantB, size: bytes.length });
-    expect(row!.uploadedBy).toMatch(/^credential:/u);
+    expect(defined(row).uploadedBy).toMatch(/^credential:/u);
     const listed = await w.t.app.inject({ url: '/v1/files?path=robots', headers: { authorization } });
     expect(listed.json<FileListing>().items.map((i) => i.name)).toEqual(['robot.txt']);
     expect((await call('GET', '/v1/files?path=robots', w.alice)).statusCode).toBe(404);

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { principalOf } from '../../plugins/principal';
 import { contentDisposition, type ByteRange } from '../../storage/driver';
 import { tenantObjectKey } from '../../storage/path';
 import { DOWNLOAD_PATH, type UrlSigner } from '../../storage/url-signer';
@@ -107,7 +108,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
       },
     },
     async (request) => {
-      const page = await listFolder(deps, request.principal!.tenantId, request.query);
+      const page = await listFolder(deps, principalOf(request).tenantId, request.query);
       return {
         items: await Promise.all(page.files.map(withUrl)),
         prefixes: page.folders.map(presentFolder),
@@ -126,7 +127,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         response: { 200: StorageUsageSchema, ...errors },
       },
     },
-    async (request) => storageUsage(deps, request.principal!.tenantId),
+    async (request) => storageUsage(deps, principalOf(request).tenantId),
   );
 
   r.get(
@@ -140,7 +141,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         response: { 200: FileItemSchema, ...errors },
       },
     },
-    async (request) => withUrl(await getFile(deps, request.principal!.tenantId, request.query.path)),
+    async (request) => withUrl(await getFile(deps, principalOf(request).tenantId, request.query.path)),
   );
 
   r.patch(
@@ -154,7 +155,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         response: { 200: FileItemSchema, ...errors },
       },
     },
-    async (request) => withUrl(await renameFile(deps, request.principal!, request.body)),
+    async (request) => withUrl(await renameFile(deps, principalOf(request), request.body)),
   );
 
   r.post(
@@ -168,7 +169,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         response: { 200: FileItemSchema, ...errors },
       },
     },
-    async (request) => withUrl(await moveFile(deps, request.principal!, request.body)),
+    async (request) => withUrl(await moveFile(deps, principalOf(request), request.body)),
   );
 
   r.delete(
@@ -183,7 +184,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
       },
     },
     async (request, reply) => {
-      await deleteFile(deps, request.principal!, request.query.path);
+      await deleteFile(deps, principalOf(request), request.query.path);
       return reply.code(204).send(null);
     },
   );
@@ -200,7 +201,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
       },
     },
     async (request, reply) => {
-      const folder = await createFolder(deps, request.principal!, request.body.path);
+      const folder = await createFolder(deps, principalOf(request), request.body.path);
       return reply.code(201).send(presentFolder(folder));
     },
   );
@@ -216,7 +217,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         response: { 200: FolderItemSchema, ...errors },
       },
     },
-    async (request) => presentFolder(await renameFolder(deps, request.principal!, request.body)),
+    async (request) => presentFolder(await renameFolder(deps, principalOf(request), request.body)),
   );
 
   r.delete(
@@ -231,7 +232,7 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
       },
     },
     async (request, reply) => {
-      await deleteFolder(deps, request.principal!, request.query);
+      await deleteFolder(deps, principalOf(request), request.query);
       return reply.code(204).send(null);
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
+import { theRow } from '../../lib/rows';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
 import { objectNotFound } from '../../storage/driver';
@@ -50,8 +51,10 @@ export async function loadFilesUrlSecret(db: Db): Promise<string> {
     .insert(systemSettings)
     .values({ key: 'files_url_secret', value: randomBytes(32).toString('base64url') })
     .onConflictDoNothing();
-  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, 'files_url_secret'));
-  return row!.value;
+  const row = theRow(
+    await db.select().from(systemSettings).where(eq(systemSettings.key, 'files_url_secret')),
+  );
+  return row.value;
 }
 
 // Arbitrary first key of the two-key advisory lock that serialises a tenant's metadata changes.
@@ -189,7 +192,11 @@ export async function listFolder(
       .limit(size + 1);
     if (folderRows.length > size) {
       const page = folderRows.slice(0, size);
-      return { folders: page, files: [], nextCursor: encodeCursor({ k: 'd', n: page.at(-1)!.name }) };
+      return {
+        folders: page,
+        files: [],
+        nextCursor: encodeCursor({ k: 'd', n: theRow(page.slice(-1)).name }),
+      };
     }
   }
   const room = size - folderRows.length;
@@ -235,11 +242,12 @@ export async function createFolder(deps: FilesDeps, principal: Principal, rawPat
   return withTenantLock(deps.db, tenantId, async (tx) => {
     if (await isTaken(tx, tenantId, path)) throw alreadyExists();
     await ensureFolders(tx, tenantId, path, actorId(principal));
-    const [row] = await tx
-      .select()
-      .from(folders)
-      .where(and(eq(folders.tenantId, tenantId), eq(folders.path, path)));
-    return row!;
+    return theRow(
+      await tx
+        .select()
+        .from(folders)
+        .where(and(eq(folders.tenantId, tenantId), eq(folders.path, path))),
+    );
   });
 }
 
@@ -357,12 +365,14 @@ async function relocateFile(
     if (!file) throw objectNotFound();
     const to = await target(tx, file);
     if (to === file.path) return { before: file, after: file };
-    const [after] = await tx
-      .update(files)
-      .set({ path: to, folder: parentOf(to), name: baseNameOf(to), updatedAt: new Date() })
-      .where(eq(files.id, file.id))
-      .returning();
-    return { before: file, after: after! };
+    const after = theRow(
+      await tx
+        .update(files)
+        .set({ path: to, folder: parentOf(to), name: baseNameOf(to), updatedAt: new Date() })
+        .where(eq(files.id, file.id))
+        .returning(),
+    );
+    return { before: file, after };
   });
   const { before, after } = moved;
   if (after.path !== before.path) {
@@ -470,21 +480,23 @@ export async function commitUpload(
   const file = await withTenantLock(db, tenantId, async (tx) => {
     await ensureFolders(tx, tenantId, upload.folder, upload.uploadedBy);
     const path = await freePath(tx, tenantId, upload.folder, upload.name);
-    const [row] = await tx
-      .insert(files)
-      .values({
-        tenantId,
-        path,
-        folder: upload.folder,
-        name: baseNameOf(path),
-        size: upload.size,
-        contentType: facts.contentType,
-        sha256: facts.sha256,
-        uploadedBy: upload.uploadedBy,
-      })
-      .returning();
+    const row = theRow(
+      await tx
+        .insert(files)
+        .values({
+          tenantId,
+          path,
+          folder: upload.folder,
+          name: baseNameOf(path),
+          size: upload.size,
+          contentType: facts.contentType,
+          sha256: facts.sha256,
+          uploadedBy: upload.uploadedBy,
+        })
+        .returning(),
+    );
     await tx.delete(fileUploads).where(eq(fileUploads.id, upload.id));
-    return row!;
+    return row;
   });
   try {
     await storage.staging.commit(storeId, tenantObjectKey(tenantId, file.path), facts.contentType);

@@ -8,6 +8,7 @@ import { hashCredentialSecret } from '../accounts/credential-secrets';
 import { tenantPrefix } from '../../storage/path';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
 import { openS3TestDriver, s3TestEnv, S3_TEST } from '../../test/s3-storage';
+import { defined } from '../../test/defined';
 
 export interface Backend {
   name: 'local' | 's3';
@@ -55,14 +56,14 @@ export async function createFilesWorld(
   await t.database.db.insert(tenants).values([
     {
       tenantId: tenantA,
-      parentTenantId: platform!.tenantId,
+      parentTenantId: defined(platform).tenantId,
       name: 'A',
       type: '2',
       info: { domain: `a${suffix}.test` },
     },
     {
       tenantId: tenantB,
-      parentTenantId: platform!.tenantId,
+      parentTenantId: defined(platform).tenantId,
       name: 'B',
       type: '2',
       info: { domain: `b${suffix}.test` },
@@ -148,7 +149,7 @@ export async function injectUpload(
   if (created.statusCode !== 201) throw new Error(`create failed: ${created.statusCode} ${created.body}`);
   const patched = await t.app.inject({
     method: 'PATCH',
-    url: created.headers.location!,
+    url: defined(created.headers.location),
     headers: {
       cookie,
       'tus-resumable': '1.0.0',

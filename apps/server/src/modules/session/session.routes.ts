@@ -51,7 +51,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; 
     },
   );
 
-  // Spec: password update results are 200 on success, 404 "No user is signed in.", otherwise an error code.
+  // Password update results are 200 on success, 404 "No user is signed in.", otherwise an error code.
   r.post(
     '/v1/me/password',
     {

@@ -9,7 +9,7 @@ import { PasswordChangeForm } from '../../../features/users/components/password-
 import { ProfileForm } from '../../../features/users/components/profile-form';
 import { useSession } from '../../../lib/session';
 
-/** /profile: the signed-in user's own details and password (spec section 2, User Profile). */
+/** /profile: the signed-in user's own details and password. */
 export function Component() {
   const session = useSession();
   const navigate = useNavigate();

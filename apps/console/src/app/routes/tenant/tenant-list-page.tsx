@@ -61,7 +61,7 @@ function TenantList({ session }: { session: Session }) {
   );
 }
 
-/** /tenant, "Client Org.": the tenant records of spec section 4's type rules. */
+/** /tenant, "Client Org.": the tenant records the tenant type rules load (tenantRecords). */
 export function Component() {
   const session = useSession();
   return (

@@ -6,7 +6,7 @@ import { accountQueryKey } from './get-account';
 export type AccountChanges = Pick<UpdateAccountBody, 'name' | 'address' | 'info'>;
 
 /**
- * PUT /v1/Account/{tenant_id} takes the full account object (spec section 7): the account as read, with the
+ * PUT /v1/Account/{tenant_id} takes the full account object: the account as read, with the
  * edited name, address and info. The server ignores the identity fields it echoes.
  */
 export function updateAccount(account: Account, changes: AccountChanges): Promise<Account> {

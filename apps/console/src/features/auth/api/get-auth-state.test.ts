@@ -3,6 +3,7 @@ import { ApiError } from '../../../lib/api-client';
 import { getAuthState, type AuthStateDeps } from './get-auth-state';
 import type { SessionUser } from './get-session-user';
 import type { StartUpFetchers } from './start-up-flow';
+import { defined } from '../../../test/defined';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const user: SessionUser = {
@@ -90,12 +91,12 @@ describe('getAuthState', () => {
     expect(d.storage.getItem('tenant_id')).toBe('t1');
     expect(d.storage.getItem('tenant_type')).toBe('2');
     expect(d.storage.getItem('tenant_name')).toBe('Acme');
-    expect(JSON.parse(d.storage.getItem('profile')!)).toMatchObject({
+    expect(JSON.parse(defined(d.storage.getItem('profile')))).toMatchObject({
       tenant_id: 't1',
       role: 'administrator',
       info: { firstname: 'Ada', lastname: 'Lovelace' },
     });
-    expect(JSON.parse(d.storage.getItem('subscription')!)).toEqual([
+    expect(JSON.parse(defined(d.storage.getItem('subscription')))).toEqual([
       expect.objectContaining({ info: { code: 'omnirag', name: 'Omni RAG' } }),
     ]);
     expect(d.signOut).not.toHaveBeenCalled();

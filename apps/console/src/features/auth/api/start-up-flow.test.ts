@@ -94,7 +94,7 @@ describe('runStartUpFlow', () => {
 
     const result = await runStartUpFlow(user, f);
 
-    // The account is looked up with the profile's tenant_id (spec: the first item's tenant_id is read).
+    // The account is looked up with the profile's tenant_id (the first item's tenant_id is read).
     expect(calls).toEqual([
       'profile t-session ada@acme.test',
       'account t-acme',

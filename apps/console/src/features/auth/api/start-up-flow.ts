@@ -16,7 +16,7 @@ import {
   type ProfileLookup,
 } from '../../../lib/account-api';
 
-/** The account-service reads of the start-up flow (spec section 4), injectable for tests. */
+/** The account-service reads of the start-up flow, injectable for tests. */
 export interface StartUpFetchers {
   getProfileByEmail(tenantId: string, email: string): Promise<ProfileLookup>;
   getAccount(tenantId: string): Promise<AccountLookup>;
@@ -74,11 +74,11 @@ async function attempt<T>(step: () => Promise<T>): Promise<{ value?: T; error?: 
   }
 }
 
-/** Account type "1" (the platform) still starts when its credential or subscriptions cannot be loaded (spec 6). */
+/** Account type "1" (the platform) still starts when its credential or subscriptions cannot be loaded. */
 const isTolerant = (account: Account) => account.type === '1';
 
 /**
- * The start-up flow after sign-in (spec section 4): the profile by e-mail, then the account by the profile's
+ * The start-up flow after sign-in: the profile by e-mail, then the account by the profile's
  * tenant_id, then the credential, then the subscriptions. Any failing step ends it with a message saying what
  * could not be loaded, except that a type "1" account is tolerated when the credential or subscription fetch
  * fails. An account answer whose first item carries a `code` means not found. A tenant of any other type needs

@@ -30,7 +30,7 @@ function sessionFrom(
 }
 
 /**
- * Knows who is signed in (spec section 4): checks the session on load, runs the start-up flow, and provides
+ * Knows who is signed in: checks the session on load, runs the start-up flow, and provides
  * SessionContext (the header, the menu) and the auth actions the sign-in screens and route guards use.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {

@@ -8,6 +8,7 @@ import { renderRoute } from '../../../test/render';
 import { GuestOnly } from './guest-only';
 import { SessionProvider } from './session-provider';
 import { SignInForm } from './sign-in-form';
+import { defined } from '../../../test/defined';
 
 const renderSignIn = (path = '/login', props: Parameters<typeof SignInForm>[0] = {}) =>
   renderRoute(
@@ -63,7 +64,7 @@ describe('SignInForm', () => {
       'GET /v1/Account/t-acme/credential',
       'GET /v1/Account/t-acme/Subscription',
     ]);
-    const profileCall = api.fetchMock.mock.calls[3]!;
+    const profileCall = defined(api.fetchMock.mock.calls[3]);
     expect(profileCall[1]?.headers).toMatchObject({ 'x-app-id': 'omnibot-console' });
     expect(window.sessionStorage.getItem('tenant_name')).toBe('Acme Support');
   });

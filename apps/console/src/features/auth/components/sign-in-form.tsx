@@ -21,7 +21,7 @@ interface SignInFormProps {
   verificationError?: string | null;
 }
 
-/** E-mail and password sign-in (spec login outcomes: success, not verified, any other failure). */
+/** E-mail and password sign-in (outcomes: success, not verified, any other failure). */
 export function SignInForm({ verified = false, verificationError = null }: SignInFormProps) {
   const auth = useAuth();
   const signIn = useSignIn();

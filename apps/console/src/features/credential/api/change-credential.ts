@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountPath } from '../../../lib/account-api';
 import { credentialQueryKey } from './get-credential';
 
-/** The four changes of spec section 7: create (POST credential), reset (PUT credential), new key, new secret. */
+/** The four credential changes: create (POST credential), reset (PUT credential), new key, new secret. */
 export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
 
 const CALLS: Record<CredentialChange, { method: 'post' | 'put'; segment: string }> = {

@@ -7,6 +7,7 @@ import type { Session } from '../../../lib/session';
 import { stubFilesApi, type FakeFilesApi } from '../../../test/fake-files-api';
 import { renderRoute } from '../../../test/render';
 import { FileManager } from './file-manager';
+import { defined } from '../../../test/defined';
 
 const session = (role = 'administrator'): Session => ({
   tenantName: 'Acme',
@@ -43,7 +44,7 @@ const rowNames = async () => {
   return within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    .map((row) => defined(within(row).getAllByRole('cell')[0]).textContent);
 };
 const location = () => screen.getByTestId('location').textContent;
 
@@ -113,7 +114,7 @@ describe('FileManager', () => {
   it('checks a new folder name before sending it, then creates it and opens it', async () => {
     const { user } = renderManager('/file?path=docs');
     await screen.findByRole('table', { name: 'Files and folders' });
-    await user.click(screen.getAllByRole('button', { name: 'New folder' })[0]!);
+    await user.click(defined(screen.getAllByRole('button', { name: 'New folder' })[0]));
     const dialog = await screen.findByRole('dialog', { name: 'New folder' });
     const name = within(dialog).getByLabelText(/Folder name/);
     await user.type(name, 'a/b');

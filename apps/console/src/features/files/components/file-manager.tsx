@@ -102,7 +102,7 @@ function EmptyState({
 }
 
 /**
- * The File Manager of /file: folder tree and path, tabs by kind (spec section 5 filters), list or grid,
+ * The File Manager of /file: folder tree and path, tabs by kind (the contracts' extension filters), list or grid,
  * drag-and-drop resumable uploads, previews, links, rename, move, delete and the storage quota.
  * The folder, tab and view live in the query string (?path=docs/2026&tab=images&view=grid).
  */

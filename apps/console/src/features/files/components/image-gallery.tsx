@@ -16,7 +16,7 @@ import { DeleteEntryModal, type DeleteTarget } from './delete-entry-modal';
 import { ShareLinkModal } from './share-link-modal';
 
 /**
- * /bot/gallery: the tenant's images (spec section 5 extensions) of every folder or one (?folder=), with
+ * /bot/gallery: the tenant's images (by image extension) of every folder or one (?folder=), with
  * upload, links and delete. "Copy an image link" goes through the image picker the bot screens use.
  */
 export function ImageGallery() {

@@ -2,7 +2,7 @@ import { extensionOf, isAudio, isImage } from '@omnibot/contracts';
 
 export type FileKind = 'folder' | 'image' | 'audio' | 'pdf' | 'other';
 
-/** How a file previews: images and audio by the spec's extension rules (section 5), PDF by its extension. */
+/** How a file previews: images and audio by the contracts' extension rules, PDF by its extension. */
 export function fileKindOf(name: string): Exclude<FileKind, 'folder'> {
   if (isImage(name)) return 'image';
   if (isAudio(name)) return 'audio';

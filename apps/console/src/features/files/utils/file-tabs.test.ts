@@ -17,7 +17,7 @@ const names = [
 const files = names.map((name) => ({ name }));
 const tab = (value: Parameters<typeof filesForTab>[1]) => filesForTab(files, value).map((file) => file.name);
 
-describe('File Manager tabs use the contracts filters (spec section 5)', () => {
+describe('File Manager tabs use the contracts filters', () => {
   it('All lists every file', () => {
     expect(tab('all')).toEqual(names);
   });

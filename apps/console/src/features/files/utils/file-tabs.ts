@@ -2,7 +2,7 @@ import { FILE_CATEGORY_FILTERS, type FileCategory, type FileItem } from '@omnibo
 
 export type FileTab = 'all' | FileCategory;
 
-/** The File Manager's tabs; each category uses exactly the contracts' filter (spec section 5). */
+/** The File Manager's tabs; each category uses exactly the contracts' filter. */
 export const FILE_TABS: readonly { value: FileTab; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'images', label: 'Images' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayOf, lastDayOf } from './subscription-state';
 import { SubscriptionFormSchema, subscriptionBodyOf } from './subscription-form';
+import { defined } from '../../../test/defined';
 
 const valid = { tenant_id: 'abc123', code: 'omnirag', starts_on: '2026-03-01', last_day: '2026-03-31' };
 
@@ -9,8 +10,8 @@ describe('the new-subscription form', () => {
     const body = subscriptionBodyOf(valid);
     expect(body.info.code).toBe('omnirag');
     expect(body.status).toBe('active');
-    expect(dayOf(body.starts_at!)).toBe('2026-03-01');
-    expect(lastDayOf(body.ends_at!)).toBe('2026-03-31');
+    expect(dayOf(defined(body.starts_at))).toBe('2026-03-01');
+    expect(lastDayOf(defined(body.ends_at))).toBe('2026-03-31');
     expect(subscriptionBodyOf({ ...valid, last_day: '' }).ends_at).toBeNull();
   });
 
@@ -22,7 +23,7 @@ describe('the new-subscription form', () => {
       last_day: 'x',
     });
     expect(result.success).toBe(false);
-    const fields = result.error!.issues.map((issue) => issue.path.join('.'));
+    const fields = defined(result.error).issues.map((issue) => issue.path.join('.'));
     expect(fields).toEqual(expect.arrayContaining(['tenant_id', 'code', 'starts_on', 'last_day']));
     const order = SubscriptionFormSchema.safeParse({ ...valid, last_day: '2026-02-01' });
     expect(order.error?.issues[0]).toMatchObject({ path: ['last_day'] });

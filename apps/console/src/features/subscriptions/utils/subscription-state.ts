@@ -39,8 +39,8 @@ const pad = (value: number) => String(value).padStart(2, '0');
 const dayString = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
 function localMidnight(day: string, addDays = 0): Date {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year!, month! - 1, date! + addDays);
+  const [year = NaN, month = NaN, date = NaN] = day.split('-').map(Number);
+  return new Date(year, month - 1, date + addDays);
 }
 
 /** "2026-11-22": today in the reader's time zone. */

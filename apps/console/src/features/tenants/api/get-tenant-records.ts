@@ -17,8 +17,8 @@ async function listOutcome(tenantId: string, signal?: AbortSignal): Promise<Tena
 }
 
 /**
- * The records the Client Org. screen lists for the signed-in tenant, loaded per the tenant type rules (spec
- * section 4). For type "1" a failing list call is an error to show, not an empty list.
+ * The records the Client Org. screen lists for the signed-in tenant, loaded per the tenant type rules
+ * (tenantRecords). For type "1" a failing list call is an error to show, not an empty list.
  */
 export async function getTenantRecords(
   tenantId: string,

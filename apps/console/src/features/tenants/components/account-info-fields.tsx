@@ -16,7 +16,7 @@ interface AccountInfoFieldsProps {
   onTimezoneChange: (timezone: string) => void;
 }
 
-/** An organisation's contact details and domain (spec section 3, account info). */
+/** An organisation's contact details and domain. */
 export function AccountInfoFields({ fieldProps, timezone, onTimezoneChange }: AccountInfoFieldsProps) {
   const zones = useMemo(() => timeZones(timezone), [timezone]);
   return (

@@ -18,6 +18,6 @@ export function canChangeTenantStatus(viewer: Viewer, tenant: Account): boolean 
   return viewer.role === 'administrator' && tenant.tenant_id !== viewer.tenantId;
 }
 
-/** A platform or a partner with Client Organisations may have children (spec: childType, subtenant rule). */
+/** A platform or a partner with Client Organisations may have children (childType). */
 export const mayHaveChildrenOfType = (tenantType: string, holdsSubtenant: boolean) =>
   tenantType === '1' || (tenantType === '2' && holdsSubtenant);

@@ -17,7 +17,7 @@ describe('tenantRecordCalls', () => {
   });
 });
 
-describe('tenantRecords (spec section 4, tenant type rules)', () => {
+describe('tenantRecords (tenant type rules)', () => {
   it('type "1": the list only, nothing when it reports 404 or 500', () => {
     const platform = account('platform', '1');
     expect(ids(tenantRecords('1', platform, { code: 200, items: [childA, childB] }))).toEqual(['a', 'b']);

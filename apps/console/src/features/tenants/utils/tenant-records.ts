@@ -11,7 +11,7 @@ export function tenantRecordCalls(tenantType: string): { single: boolean; list: 
 }
 
 /**
- * Spec section 4 "Tenant type rules for loading tenant records": type "1" uses the list; type "2" the single
+ * Tenant type rules for loading tenant records: type "1" uses the list; type "2" the single
  * record and also the list, combined, unless the list reports 404 or 500, in which case only the single one;
  * any other type only the single record. A missing single record (not found) adds nothing.
  */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { renderRoute } from '../../../test/render';
 import { UserCreateForm } from './user-create-form';
+import { defined } from '../../../test/defined';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const created = (email: string) => ({
@@ -68,7 +69,7 @@ describe('UserCreateForm', { timeout: 20_000 }, () => {
 
   it('offers only the roles the caller may give', async () => {
     renderForm();
-    await userEvent.setup().click(screen.getAllByLabelText(/^Role/)[0]!);
+    await userEvent.setup().click(defined(screen.getAllByLabelText(/^Role/)[0]));
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
     expect(options.join(' ')).toContain('Administrator');
     expect(options.join(' ')).toContain('Agent');

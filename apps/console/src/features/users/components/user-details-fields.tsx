@@ -23,7 +23,7 @@ const PHONE_FIELDS: Array<{ name: UserInfoField; label: string; autoComplete?: s
   { name: 'fax', label: 'Fax', autoComplete: 'fax tel' },
 ];
 
-/** A user's display name, names, phones and address (spec section 3, user profile). */
+/** A user's display name, names, phones and address. */
 export function UserDetailsFields({ fieldProps, readOnly = false }: UserDetailsFieldsProps) {
   return (
     <Stack gap="md">

@@ -28,7 +28,7 @@ export const PASSWORD_FIELD_OF: Partial<Record<string, keyof PasswordChangeForm>
   [AUTH_ERROR_CODES.weakPassword]: 'newPassword',
 };
 
-/** Spec section 8: 404 "No user is signed in."; any other failure shows its code with the message. */
+/** 404 means "No user is signed in."; any other failure shows its code with the message. */
 export function passwordChangeFailure(error: unknown): string {
   const code = errorCode(error);
   if (code === AUTH_ERROR_CODES.noCurrentUser) return errorMessage(error);

@@ -1,0 +1,94 @@
+// The architecture rules of eslint.config.js: console layers and browser-only packages.
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// The snippets are not part of a tsconfig project, so they are linted without type information.
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+/** The boundary messages for `code` written at `filePath` (relative to the repository). */
+async function boundaryErrors(filePath, code) {
+  const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
+  return result.messages
+    .filter((m) => m.ruleId === 'omnibot/import-zones' || m.ruleId === 'no-restricted-imports')
+    .map((m) => ({ rule: m.ruleId, severity: m.severity, message: m.message }));
+}
+
+describe('console import zones', () => {
+  it('a feature importing another feature is an error', async () => {
+    const errors = await boundaryErrors(
+      'apps/console/src/features/users/components/probe.ts',
+      "import { value } from '../../tenants/api/get-tenant';",
+    );
+    expect(errors).toEqual([expect.objectContaining({ rule: 'omnibot/import-zones', severity: 2 })]);
+    expect(errors[0].message).toContain('features/users may not import features/tenants');
+  });
+
+  it('components/ and lib/ importing a feature, or anything importing app/, are errors', async () => {
+    for (const [file, source] of [
+      ['apps/console/src/components/ui/probe.ts', '../../features/files/components/file-manager'],
+      ['apps/console/src/lib/probe.ts', '../features/auth/api/get-auth-state'],
+      ['apps/console/src/features/files/probe.ts', '../../app/router'],
+      ['apps/console/src/components/probe.ts', '../app/provider'],
+    ]) {
+      const errors = await boundaryErrors(file, `import { value } from '${source}';`);
+      expect(errors, `${file} -> ${source}`).toEqual([
+        expect.objectContaining({ rule: 'omnibot/import-zones', severity: 2 }),
+      ]);
+    }
+  });
+
+  it('dynamic imports and re-exports are checked too', async () => {
+    const file = 'apps/console/src/features/users/probe.ts';
+    expect(await boundaryErrors(file, "const value = await import('../subscriptions/x');")).toHaveLength(1);
+    expect(
+      await boundaryErrors(file, "export { x } from '../menu-search/x';\nconst value = 1;"),
+    ).toHaveLength(1);
+  });
+
+  it('allows imports inside a feature, from shared code, and from features into app/', async () => {
+    const allowed = [
+      ['apps/console/src/features/users/components/probe.ts', '../api/list-users'],
+      ['apps/console/src/features/users/components/probe.ts', '../../../components/ui/data-table'],
+      ['apps/console/src/features/users/components/probe.ts', '../../../lib/api-client'],
+      ['apps/console/src/app/routes/probe.ts', '../../features/users/components/user-list'],
+      ['apps/console/src/components/ui/probe.ts', '../../lib/dates'],
+      ['apps/console/src/features/users/probe.ts', '@omnibot/contracts'],
+    ];
+    for (const [file, source] of allowed) {
+      expect(
+        await boundaryErrors(file, `import { value } from '${source}';`),
+        `${file} -> ${source}`,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('browser apps never import server or Node code', () => {
+  it.each([
+    ['drizzle-orm', 'apps/console/src/lib/probe.ts'],
+    ['drizzle-orm/pg-core', 'apps/console/src/features/files/probe.ts'],
+    ['fastify', 'apps/console/src/lib/probe.ts'],
+    ['pg', 'apps/console/src/lib/probe.ts'],
+    ['better-auth', 'apps/console/src/lib/probe.ts'],
+    ['better-auth/node', 'apps/console/src/lib/probe.ts'],
+    ['node:fs', 'apps/console/src/components/probe.ts'],
+    ['node:fs', 'apps/widget/src/probe.ts'],
+    ['drizzle-orm', 'apps/widget/src/probe.ts'],
+  ])('%s in %s is an error', async (source, file) => {
+    const errors = await boundaryErrors(file, `import { value } from '${source}';`);
+    expect(errors).toEqual([expect.objectContaining({ rule: 'no-restricted-imports', severity: 2 })]);
+  });
+
+  it('allows the better-auth client entry, and the server keeps its own packages', async () => {
+    expect(
+      await boundaryErrors('apps/console/src/lib/probe.ts', "import { value } from 'better-auth/react';"),
+    ).toEqual([]);
+    expect(await boundaryErrors('apps/server/src/probe.ts', "import { value } from 'drizzle-orm';")).toEqual(
+      [],
+    );
+    expect(await boundaryErrors('apps/server/src/probe.ts', "import { value } from 'node:fs';")).toEqual([]);
+  });
+});
