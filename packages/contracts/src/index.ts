@@ -4,3 +4,4 @@ export * from './auth';
 export * from './accounts';
 export * from './errors';
 export * from './files';
+export * from './models';
