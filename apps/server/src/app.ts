@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { RateLimits } from './modules/auth/rate-limits';
 import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
+import { modelRoutes } from './modules/models/models.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
@@ -143,6 +144,7 @@ export async function buildApp({ env, database, consoleDir = CONSOLE_DIST_DIR, l
   sessionRoutes(app, { auth, db });
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
+  await modelRoutes(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
 
   return app;
