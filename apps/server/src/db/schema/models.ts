@@ -34,7 +34,7 @@ export const models = pgTable(
     temperature: real('temperature').notNull().default(0.7),
     /** Vector length of an embedding model; null lets the provider decide (and for chat models). */
     dimensions: integer('dimensions'),
-    /** Offered to every tenant; otherwise only to the tenants listed in model_shares. */
+    /** Offered to every tenant below the owner; otherwise only to the tenants listed in model_shares. */
     sharedWithAll: boolean('shared_with_all').notNull().default(false),
     createdBy: text('created_by'),
     updatedBy: text('updated_by'),
