@@ -24,6 +24,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { RateLimits } from './modules/auth/rate-limits';
 import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
+import { modelRoutes } from './modules/models/models.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
@@ -171,6 +172,7 @@ export async function buildApp({
   sessionRoutes(app, { auth, db, limits });
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
+  await modelRoutes(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.

@@ -5,3 +5,4 @@ export * from './accounts';
 export * from './errors';
 export * from './files';
 export * from './text';
+export * from './models';

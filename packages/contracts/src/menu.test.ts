@@ -4,6 +4,7 @@ import {
   MENU_ICON_NAMES,
   flattenMenu,
   isMenuRole,
+  menuRuleHolds,
   searchMenu,
   visibleMenu,
   type MenuLevel,
@@ -108,6 +109,21 @@ describe('visibleMenu over the whole matrix', () => {
       expect(menu.map((section) => section.title)).toEqual(expectedSections);
     },
   );
+});
+
+describe('menuRuleHolds', () => {
+  it('holds for models exactly where the menu shows Models (a master at level 1 or 2), whatever the features', () => {
+    for (const level of LEVELS) {
+      for (const role of ROLES) {
+        const holds = menuRuleHolds('models', { level, role, features: [] });
+        expect(holds).toBe(role === 'master' && level !== '3');
+        const shown = flattenMenu(visibleMenu({ level, role, features: ['omnirag'] })).some(
+          (entry) => entry.route === '/model',
+        );
+        expect(shown).toBe(holds);
+      }
+    }
+  });
 });
 
 describe('visibleMenu spot cases', () => {

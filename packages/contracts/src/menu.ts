@@ -217,6 +217,11 @@ const RULES: Record<MenuRule, (context: MenuContext) => boolean> = {
   casesummary: ({ features }) => features.includes('casesummary'),
 };
 
+/** Whether one menu rule holds; the API checks access with the same predicates the menu uses. */
+export function menuRuleHolds(rule: MenuRule, context: MenuContext): boolean {
+  return RULES[rule](context);
+}
+
 const isShown = (rule: MenuRule | undefined, context: MenuContext) =>
   rule === undefined || RULES[rule](context);
 

@@ -8,3 +8,4 @@ export * from './rate-limits';
 export * from './rate-limit-counters';
 export * from './files';
 export * from './audit-log';
+export * from './models';

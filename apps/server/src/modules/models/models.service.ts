@@ -1,0 +1,296 @@
+import {
+  type CreateModelBodySchema,
+  menuRuleHolds,
+  type ModelKind,
+  type ModelTestResult,
+  type UpdateModelBodySchema,
+} from '@omnibot/contracts';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { rowsOf, type Db } from '../../db/client';
+import { models, modelShares, type ModelRow, tenants } from '../../db/schema';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { actorId, type Principal } from '../../plugins/principal';
+import { type Actor, writeAudit } from '../accounts/accounts.service';
+import { modelFromRow, ProviderError } from './providers';
+
+export interface ModelsDeps {
+  db: Db;
+  /** Seals and opens API keys (purpose "model-api-key"). */
+  secretBox: SecretBox;
+}
+
+export const MODEL_NOT_FOUND = 'Model not found';
+export const TEST_TIMEOUT_MS = 15_000;
+
+type CreateModelInput = z.output<typeof CreateModelBodySchema>;
+type UpdateModelInput = z.output<typeof UpdateModelBodySchema>;
+
+export interface StoredModel {
+  row: ModelRow;
+  shares: string[];
+}
+
+/** Model connections are managed by a master of a level-1 or level-2 tenant, the rule of the Models menu. */
+export function assertCanManageModels(principal: Principal) {
+  const level = principal.tenantType === '1' || principal.tenantType === '2' ? principal.tenantType : '3';
+  if (!menuRuleHolds('models', { level, role: principal.role, features: [] })) {
+    throw forbidden('Only a master of the platform or of a partner manages model connections.');
+  }
+}
+
+/** The last 4 characters shown in the mask; none for keys so short that 4 characters would give most away. */
+const last4Of = (apiKey: string) => (apiKey.length >= 12 ? apiKey.slice(-4) : null);
+
+async function sharesOf(db: Db, ids: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return map;
+  const rows = await db
+    .select()
+    .from(modelShares)
+    .where(inArray(modelShares.modelId, ids))
+    .orderBy(asc(modelShares.tenantId));
+  for (const row of rows) map.get(row.modelId)?.push(row.tenantId);
+  return map;
+}
+
+/** Listed tenants must exist inside the owner's subtree; otherwise 400 naming the first one that does not. */
+async function assertShareable(db: Db, ownerTenantId: string, tenantIds: string[]) {
+  if (tenantIds.length === 0) return;
+  const reachable = rowsOf<{ tenant_id: string }>(
+    await db.execute(sql`
+      with recursive tree as (
+        select tenant_id, 0 as depth from ${tenants} where tenant_id = ${ownerTenantId}
+        union all
+        select t.tenant_id, tree.depth + 1 from ${tenants} t
+          join tree on t.parent_tenant_id = tree.tenant_id where tree.depth < 32
+      )
+      select tenant_id from tree
+      where tenant_id in (${sql.join(
+        tenantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`),
+  );
+  const found = new Set(reachable.map((row) => row.tenant_id));
+  const missing = tenantIds.find((id) => !found.has(id));
+  if (missing !== undefined) {
+    throw badRequest(`Unknown organisation to share with: ${missing}.`, 'model/unknown-tenant');
+  }
+}
+
+export async function listModels(deps: ModelsDeps, principal: Principal): Promise<StoredModel[]> {
+  assertCanManageModels(principal);
+  const rows = await deps.db
+    .select()
+    .from(models)
+    .where(eq(models.tenantId, principal.tenantId))
+    .orderBy(asc(models.name), asc(models.id));
+  const shares = await sharesOf(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ row, shares: shares.get(row.id) ?? [] }));
+}
+
+async function ownedRow(db: Db, principal: Principal, id: string): Promise<ModelRow> {
+  const [row] = await db
+    .select()
+    .from(models)
+    .where(and(eq(models.id, id), eq(models.tenantId, principal.tenantId)))
+    .limit(1);
+  if (!row) throw notFound(MODEL_NOT_FOUND);
+  return row;
+}
+
+export async function getModel(deps: ModelsDeps, principal: Principal, id: string): Promise<StoredModel> {
+  assertCanManageModels(principal);
+  const row = await ownedRow(deps.db, principal, id);
+  return { row, shares: (await sharesOf(deps.db, [id])).get(id) ?? [] };
+}
+
+export async function createModel(
+  deps: ModelsDeps,
+  actor: Actor,
+  input: CreateModelInput,
+): Promise<StoredModel> {
+  const { principal } = actor;
+  assertCanManageModels(principal);
+  const tenantIds = [...new Set(input.sharing.tenant_ids)].sort();
+  await assertShareable(deps.db, principal.tenantId, tenantIds);
+  const who = actorId(principal);
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(models)
+      .values({
+        tenantId: principal.tenantId,
+        name: input.name,
+        kind: input.kind,
+        baseUrl: input.base_url,
+        modelName: input.model_name,
+        apiKeyEncrypted: input.api_key === undefined ? null : deps.secretBox.encrypt(input.api_key),
+        apiKeyLast4: input.api_key === undefined ? null : last4Of(input.api_key),
+        maxTokens: input.max_tokens,
+        temperature: input.temperature,
+        dimensions: input.kind === 'embedding' ? (input.dimensions ?? null) : null,
+        sharedWithAll: input.sharing.all,
+        createdBy: who,
+        updatedBy: who,
+      })
+      .returning();
+    if (!row) throw new AppError(500, 'internal', 'The model was not stored.');
+    if (tenantIds.length > 0) {
+      await tx.insert(modelShares).values(tenantIds.map((tenantId) => ({ modelId: row.id, tenantId })));
+    }
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'model.create',
+      target: row.id,
+      details: { name: row.name, kind: row.kind, api_key_set: input.api_key !== undefined },
+    });
+    return { row, shares: tenantIds };
+  });
+}
+
+export async function updateModel(
+  deps: ModelsDeps,
+  actor: Actor,
+  id: string,
+  input: UpdateModelInput,
+): Promise<StoredModel> {
+  const { principal } = actor;
+  assertCanManageModels(principal);
+  const current = await ownedRow(deps.db, principal, id);
+  const tenantIds = input.sharing ? [...new Set(input.sharing.tenant_ids)].sort() : undefined;
+  if (tenantIds) await assertShareable(deps.db, principal.tenantId, tenantIds);
+  const changes: Partial<typeof models.$inferInsert> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.base_url !== undefined) changes.baseUrl = input.base_url;
+  if (input.model_name !== undefined) changes.modelName = input.model_name;
+  if (input.max_tokens !== undefined) changes.maxTokens = input.max_tokens;
+  if (input.temperature !== undefined) changes.temperature = input.temperature;
+  if (input.dimensions !== undefined && current.kind === 'embedding') changes.dimensions = input.dimensions;
+  if (input.sharing) changes.sharedWithAll = input.sharing.all;
+  if (input.api_key === null) {
+    changes.apiKeyEncrypted = null;
+    changes.apiKeyLast4 = null;
+  } else if (input.api_key !== undefined) {
+    changes.apiKeyEncrypted = deps.secretBox.encrypt(input.api_key);
+    changes.apiKeyLast4 = last4Of(input.api_key);
+  }
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(models)
+      .set({ ...changes, updatedBy: actorId(principal), updatedAt: new Date() })
+      .where(and(eq(models.id, id), eq(models.tenantId, principal.tenantId)))
+      .returning();
+    if (!row) throw notFound(MODEL_NOT_FOUND);
+    if (tenantIds) {
+      await tx.delete(modelShares).where(eq(modelShares.modelId, id));
+      if (tenantIds.length > 0) {
+        await tx.insert(modelShares).values(tenantIds.map((tenantId) => ({ modelId: id, tenantId })));
+      }
+    }
+    const fields = Object.keys(input).filter((field) => field !== 'api_key');
+    const db: Db = tx;
+    if (fields.length > 0) {
+      await writeAudit(db, actor, {
+        tenantId: principal.tenantId,
+        action: 'model.update',
+        target: id,
+        details: { fields },
+      });
+    }
+    if (input.api_key !== undefined) {
+      await writeAudit(db, actor, {
+        tenantId: principal.tenantId,
+        action: input.api_key === null ? 'model.api_key.remove' : 'model.api_key.change',
+        target: id,
+      });
+    }
+    const shares = tenantIds ?? (await sharesOf(db, [id])).get(id) ?? [];
+    return { row, shares };
+  });
+}
+
+export async function deleteModel(deps: ModelsDeps, actor: Actor, id: string): Promise<void> {
+  const { principal } = actor;
+  assertCanManageModels(principal);
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(models)
+      .where(and(eq(models.id, id), eq(models.tenantId, principal.tenantId)))
+      .returning({ id: models.id, name: models.name });
+    if (!row) throw notFound(MODEL_NOT_FOUND);
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'model.delete',
+      target: id,
+      details: { name: row.name },
+    });
+  });
+}
+
+/** A tiny real call: a short chat completion, or the embedding of "test"; the provider's failure in plain words. */
+export async function testModel(
+  deps: ModelsDeps,
+  principal: Principal,
+  id: string,
+  timeoutMs = TEST_TIMEOUT_MS,
+): Promise<ModelTestResult> {
+  assertCanManageModels(principal);
+  const row = await ownedRow(deps.db, principal, id);
+  const started = performance.now();
+  try {
+    const model = modelFromRow(row, deps.secretBox, { timeoutMs });
+    if (model.kind === 'chat') {
+      await model.chat.generate({ messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 16 });
+    } else {
+      await model.embedding.embed(['test']);
+    }
+    return { ok: true, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    if (error instanceof ProviderError) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof SecretBoxError) {
+      return {
+        ok: false,
+        code: 'model/key-unreadable',
+        message:
+          'The stored API key cannot be decrypted (the installation secret changed); enter the key again.',
+      };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The models a tenant may use: its own, and those of the tenants above it that are shared with all or with
+ * it. Never their keys.
+ */
+export async function availableModels(
+  deps: ModelsDeps,
+  principal: Principal,
+  kind: ModelKind | undefined,
+): Promise<ModelRow[]> {
+  const self = principal.tenantId;
+  const ancestors = sql`
+    with recursive chain as (
+      select tenant_id, parent_tenant_id, 0 as depth from ${tenants} where tenant_id = ${self}
+      union all
+      select t.tenant_id, t.parent_tenant_id, chain.depth + 1 from ${tenants} t
+        join chain on t.tenant_id = chain.parent_tenant_id where chain.depth < 32
+    )
+    select tenant_id from chain`;
+  return deps.db
+    .select()
+    .from(models)
+    .where(
+      and(
+        kind === undefined ? undefined : eq(models.kind, kind),
+        sql`${models.tenantId} in (${ancestors})`,
+        sql`(${models.tenantId} = ${self} or ${models.sharedWithAll} or exists (
+          select 1 from ${modelShares} s where s.model_id = ${models.id} and s.tenant_id = ${self}))`,
+      ),
+    )
+    .orderBy(asc(models.name), asc(models.id));
+}

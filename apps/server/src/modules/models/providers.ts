@@ -1,0 +1,307 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  embedMany,
+  generateText,
+  InvalidResponseDataError,
+  JSONParseError,
+  NoContentGeneratedError,
+  type ModelMessage,
+  RetryError,
+  streamText,
+  TypeValidationError,
+} from 'ai';
+import type { ModelRow } from '../../db/schema';
+import type { SecretBox } from '../../lib/secret-box';
+
+export type ProviderErrorCode =
+  | 'provider/unauthorized'
+  | 'provider/unreachable'
+  | 'provider/timeout'
+  | 'provider/bad-response'
+  | 'provider/rate-limited'
+  | 'provider/error';
+
+/** A model call that failed, with a message in plain words that never contains the API key. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  system?: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+export interface ChatModel {
+  generate(request: ChatRequest): Promise<{ text: string; usage: ChatUsage }>;
+  /** Text deltas in order; throws ProviderError when the call or the stream fails. */
+  stream(request: ChatRequest): AsyncIterable<string>;
+}
+
+export interface EmbeddingModel {
+  /** One vector per text, in order. */
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /** The configured vector length, or null when the provider decides. */
+  readonly dimensions: number | null;
+}
+
+export interface ConnectionSettings {
+  baseUrl: string;
+  modelName: string;
+  apiKey: string | null;
+  /** Upper bound of one whole call (a stream included). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const hostOf = (baseUrl: string) => {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+};
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'Could not connect to {host}.',
+  ENOTFOUND: 'The provider address {host} does not resolve.',
+  EAI_AGAIN: 'The provider address {host} does not resolve.',
+  ECONNRESET: 'The connection to {host} was reset.',
+  EHOSTUNREACH: 'Could not connect to {host}.',
+  ENETUNREACH: 'Could not connect to {host}.',
+  UND_ERR_SOCKET: 'The connection to {host} was closed unexpectedly.',
+  UND_ERR_CONNECT_TIMEOUT: 'Could not connect to {host}.',
+  CERT_HAS_EXPIRED: 'The TLS certificate of {host} has expired.',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'The TLS certificate of {host} is not trusted.',
+  SELF_SIGNED_CERT_IN_CHAIN: 'The TLS certificate of {host} is not trusted.',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'The TLS certificate of {host} is not trusted.',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'The TLS certificate does not match {host}.',
+};
+
+/** Every error in a cause chain (AI SDK errors wrap fetch errors, which wrap socket errors). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth += 1) {
+    chain.push(current);
+    if (RetryError.isInstance(current)) current = current.lastError;
+    else current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined;
+  }
+  return chain;
+}
+
+/** Turns whatever a provider call threw into a ProviderError in plain words. */
+export function toProviderError(error: unknown, baseUrl: string, timedOut: boolean): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const host = hostOf(baseUrl);
+  if (timedOut) return new ProviderError('provider/timeout', `${host} did not answer in time.`);
+  const chain = causes(error);
+  const apiError = chain.find((entry) => APICallError.isInstance(entry));
+  const status = apiError?.statusCode;
+  if (status === 401 || status === 403) {
+    return new ProviderError('provider/unauthorized', 'The provider refused the API key.');
+  }
+  if (status === 429) {
+    return new ProviderError(
+      'provider/rate-limited',
+      'The provider is rate-limiting requests; try again later.',
+    );
+  }
+  if (status === 404) {
+    return new ProviderError(
+      'provider/error',
+      'The provider does not know this model or address (404); check the base URL and the model name.',
+    );
+  }
+  if (status !== undefined && status >= 400) {
+    return new ProviderError('provider/error', `The provider answered with an error (HTTP ${status}).`);
+  }
+  for (const entry of chain) {
+    const code = typeof entry === 'object' && entry !== null ? (entry as { code?: unknown }).code : undefined;
+    const template = typeof code === 'string' ? NETWORK_CODES[code] : undefined;
+    if (template) return new ProviderError('provider/unreachable', template.replace('{host}', host));
+  }
+  const malformed = [JSONParseError, TypeValidationError, InvalidResponseDataError, EmptyResponseBodyError];
+  if (
+    chain.some(
+      (entry) =>
+        malformed.some((kind) => kind.isInstance(entry)) || NoContentGeneratedError.isInstance(entry),
+    )
+  ) {
+    return new ProviderError(
+      'provider/bad-response',
+      `${host} sent an answer that is not valid model output.`,
+    );
+  }
+  if (apiError) {
+    // A fetch failure without a known socket code ("Cannot connect to API: terminated", "other side closed").
+    return new ProviderError('provider/unreachable', `The connection to ${host} failed.`);
+  }
+  return new ProviderError('provider/error', `The call to ${host} failed.`);
+}
+
+/** Runs `call` under the caller's signal and a time limit; any failure becomes a ProviderError. */
+async function bounded<T>(
+  settings: ConnectionSettings,
+  signal: AbortSignal | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  try {
+    return await call(combined);
+  } catch (error) {
+    throw toProviderError(error, settings.baseUrl, timeout.aborted);
+  }
+}
+
+function provider(settings: ConnectionSettings) {
+  return createOpenAICompatible({
+    name: 'omnibot',
+    baseURL: settings.baseUrl.replace(/\/+$/u, ''),
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    includeUsage: true,
+  });
+}
+
+const toMessages = (messages: ChatMessage[]): ModelMessage[] =>
+  messages.map((message) => ({ role: message.role, content: message.content }));
+
+export function createChatModel(
+  settings: ConnectionSettings,
+  defaults: { maxTokens: number; temperature: number },
+): ChatModel {
+  const model = provider(settings).chatModel(settings.modelName);
+  const options = (request: ChatRequest, abortSignal: AbortSignal) => ({
+    model,
+    ...(request.system === undefined ? {} : { system: request.system }),
+    messages: toMessages(request.messages),
+    maxOutputTokens: request.maxTokens ?? defaults.maxTokens,
+    temperature: request.temperature ?? defaults.temperature,
+    maxRetries: 0,
+    abortSignal,
+  });
+  return {
+    generate: (request) =>
+      bounded(settings, request.signal, async (abortSignal) => {
+        const result = await generateText(options(request, abortSignal));
+        return {
+          text: result.text,
+          usage: {
+            inputTokens: result.usage.inputTokens ?? null,
+            outputTokens: result.usage.outputTokens ?? null,
+          },
+        };
+      }),
+    async *stream(request) {
+      const timeout = AbortSignal.timeout(settings.timeoutMs);
+      const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+      const fail = (error: unknown) => toProviderError(error, settings.baseUrl, timeout.aborted);
+      let finished = false;
+      try {
+        // Errors arrive as stream parts; onError is silenced so the SDK never prints them.
+        const result = streamText({ ...options(request, abortSignal), onError: () => undefined });
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta') {
+            if (part.text) yield part.text;
+          } else if (part.type === 'error') {
+            throw fail(part.error);
+          } else if (part.type === 'abort') {
+            throw fail(new Error('aborted'));
+          } else if (part.type === 'finish') {
+            finished = part.finishReason !== 'error' && part.finishReason !== 'other';
+          }
+        }
+      } catch (error) {
+        throw fail(error);
+      }
+      if (!finished) {
+        throw new ProviderError(
+          'provider/bad-response',
+          `The answer from ${hostOf(settings.baseUrl)} ended before it was complete.`,
+        );
+      }
+    },
+  };
+}
+
+export function createEmbeddingModel(
+  settings: ConnectionSettings,
+  dimensions: number | null,
+): EmbeddingModel {
+  const model = provider(settings).embeddingModel(settings.modelName);
+  return {
+    dimensions,
+    embed: (texts, signal) =>
+      bounded(settings, signal, async (abortSignal) => {
+        if (texts.length === 0) return [];
+        const { embeddings } = await embedMany({
+          model,
+          values: texts,
+          maxRetries: 0,
+          abortSignal,
+          ...(dimensions === null ? {} : { providerOptions: { omnibot: { dimensions } } }),
+        });
+        const expected = dimensions ?? embeddings[0]?.length ?? 0;
+        const valid =
+          embeddings.length === texts.length &&
+          expected > 0 &&
+          embeddings.every(
+            (vector) => vector.length === expected && vector.every((value) => Number.isFinite(value)),
+          );
+        if (!valid) {
+          throw new ProviderError(
+            'provider/bad-response',
+            dimensions === null
+              ? `${hostOf(settings.baseUrl)} sent embeddings of inconsistent sizes.`
+              : `${hostOf(settings.baseUrl)} sent embeddings that do not have ${dimensions} dimensions.`,
+          );
+        }
+        return embeddings;
+      }),
+  };
+}
+
+export type ProviderModel =
+  { kind: 'chat'; chat: ChatModel } | { kind: 'embedding'; embedding: EmbeddingModel };
+
+/** The callable model of a stored row, with its API key decrypted. */
+export function modelFromRow(
+  row: ModelRow,
+  secretBox: SecretBox,
+  options: { timeoutMs?: number } = {},
+): ProviderModel {
+  const settings: ConnectionSettings = {
+    baseUrl: row.baseUrl,
+    modelName: row.modelName,
+    apiKey: row.apiKeyEncrypted === null ? null : secretBox.decrypt(row.apiKeyEncrypted),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  return row.kind === 'embedding'
+    ? { kind: 'embedding', embedding: createEmbeddingModel(settings, row.dimensions) }
+    : {
+        kind: 'chat',
+        chat: createChatModel(settings, { maxTokens: row.maxTokens, temperature: row.temperature }),
+      };
+}
