@@ -74,6 +74,18 @@ export const INGESTION_ERRORS = {
   'parse/too-large': 'The document is larger than the size limit.',
 } as const;
 
+/** Model connections: sharing, stored keys, and the provider's answer to a call, in plain words. */
+export const MODEL_ERRORS = {
+  'model/unknown-tenant': 'The model cannot be shared with an organisation outside your reach.',
+  'model/key-unreadable': 'The stored API key cannot be decrypted; enter the key again.',
+  'provider/unauthorized': 'The provider refused the API key.',
+  'provider/unreachable': 'The provider could not be reached.',
+  'provider/timeout': 'The provider did not answer in time.',
+  'provider/bad-response': 'The provider sent an answer that could not be read.',
+  'provider/rate-limited': 'The provider is limiting requests; try again later.',
+  'provider/error': 'The provider answered with an error.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -87,6 +99,7 @@ export type ErrorCode =
   | keyof typeof EXTRA_AUTH_ERRORS
   | StorageErrorCode
   | keyof typeof INGESTION_ERRORS
+  | keyof typeof MODEL_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -106,6 +119,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...EXTRA_AUTH_ERRORS,
   ...storageErrors,
   ...INGESTION_ERRORS,
+  ...MODEL_ERRORS,
   ...CLIENT_ERRORS,
 };
 
