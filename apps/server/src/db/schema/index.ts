@@ -7,3 +7,4 @@ export * from './credentials';
 export * from './rate-limits';
 export * from './files';
 export * from './audit-log';
+export * from './knowledge';
