@@ -23,7 +23,15 @@ const tsvector = customType<{ data: string }>({
   dataType: () => 'tsvector',
 });
 
-export const KNOWLEDGE_LANGUAGES = ['english', 'german', 'french', 'spanish', 'italian', 'portuguese', 'dutch'] as const;
+export const KNOWLEDGE_LANGUAGES = [
+  'english',
+  'german',
+  'french',
+  'spanish',
+  'italian',
+  'portuguese',
+  'dutch',
+] as const;
 export type TextSearchConfig = (typeof KNOWLEDGE_LANGUAGES)[number] | 'simple';
 export const SOURCE_TYPES = ['text', 'url', 'sitemap', 'file', 'qa'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
@@ -63,7 +71,10 @@ export const knowledgeBases = pgTable(
     uniqueIndex('knowledge_bases_tenant_name_idx').on(t.tenantId, t.name),
     // Lets children reference (tenant_id, id) so a row can never point at another tenant's knowledge base.
     unique('knowledge_bases_tenant_id_key').on(t.tenantId, t.id),
-    check('knowledge_bases_ts_config_check', sql`${t.tsConfig} in (${inList([...KNOWLEDGE_LANGUAGES, 'simple'])})`),
+    check(
+      'knowledge_bases_ts_config_check',
+      sql`${t.tsConfig} in (${inList([...KNOWLEDGE_LANGUAGES, 'simple'])})`,
+    ),
     check('knowledge_bases_chunk_target_words_check', sql`${t.chunkTargetWords} between 50 and 2000`),
     check('knowledge_bases_chunk_overlap_check', sql`${t.chunkOverlap} >= 0 and ${t.chunkOverlap} < 0.5`),
   ],

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
 
 /** Textbook BM25 parameters: term-frequency saturation and length normalisation. */
@@ -47,10 +47,18 @@ export function bm25Term(idf: number, tf: number, length: number, avgLength: num
  * taken over all the given knowledge bases together, at query time.
  */
 export async function searchKeyword(db: Db, input: KeywordSearchInput): Promise<KeywordHit[]> {
+  const query = keywordSearchSql(input);
+  if (!query) return [];
+  const result = await db.execute(query);
+  return rowsOf<KeywordHit>(result).map((row) => ({ ...row, score: Number(row.score) }));
+}
+
+/** The statement searchKeyword sends, or null when nothing can match; exposed so benchmarks can EXPLAIN it. */
+export function keywordSearchSql(input: KeywordSearchInput): SQL | null {
   const ids = usableIds(input.knowledgeBaseIds);
-  const topK = Math.min(Math.max(Math.trunc(input.topK), 1), MAX_TOP_K);
-  if (ids.length === 0 || input.query.trim() === '') return [];
-  const result = await db.execute<KeywordHit>(sql`
+  const topK = Number.isFinite(input.topK) ? Math.min(Math.max(Math.trunc(input.topK), 1), MAX_TOP_K) : 10;
+  if (ids.length === 0 || input.query.trim() === '') return null;
+  return sql`
     with kb as (
       select k.id, k.ts_config from knowledge_bases k
       where k.tenant_id = ${input.tenantId} and k.id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
@@ -86,6 +94,5 @@ export async function searchKeyword(db: Db, input: KeywordSearchInput): Promise<
       ch.text, ch.heading_path as "headingPath", ch.page
     from scored s join knowledge_chunks ch on ch.id = s.chunk_id and ch.tenant_id = ${input.tenantId}
     order by s.score desc, s.chunk_id
-  `);
-  return rowsOf<KeywordHit>(result).map((row) => ({ ...row, score: Number(row.score) }));
+  `;
 }

@@ -45,12 +45,27 @@ describe('knowledge index store', () => {
   it('never returns another tenant’s chunks, even for identical documents and a guessed knowledge base id', async () => {
     const acme = await load('acme', 'Help', DOCUMENTS);
     const globex = await load('globex', 'Help', DOCUMENTS);
-    for (const query of ['when do I get my refund', 'shipping cost', 'forgot password', 'API status 429 limit']) {
-      const own = await searchKeyword(database.db, { tenantId: 'acme', knowledgeBaseIds: [acme.kb.id], query, topK: 10 });
+    for (const query of [
+      'when do I get my refund',
+      'shipping cost',
+      'forgot password',
+      'API status 429 limit',
+    ]) {
+      const own = await searchKeyword(database.db, {
+        tenantId: 'acme',
+        knowledgeBaseIds: [acme.kb.id],
+        query,
+        topK: 10,
+      });
       expect(own.length).toBeGreaterThan(0);
       expect(own.every((hit) => acme.chunkIds.includes(hit.chunkId))).toBe(true);
       // Asking acme's tenant for globex's knowledge base, or for both, yields acme's chunks only.
-      const foreign = await searchKeyword(database.db, { tenantId: 'acme', knowledgeBaseIds: [globex.kb.id], query, topK: 10 });
+      const foreign = await searchKeyword(database.db, {
+        tenantId: 'acme',
+        knowledgeBaseIds: [globex.kb.id],
+        query,
+        topK: 10,
+      });
       expect(foreign).toEqual([]);
       const both = await searchKeyword(database.db, {
         tenantId: 'acme',
@@ -60,7 +75,12 @@ describe('knowledge index store', () => {
       });
       expect(both.map((hit) => hit.chunkId)).toEqual(own.map((hit) => hit.chunkId));
       // Identical corpora score identically in each tenant: the statistics are per tenant as well.
-      const theirs = await searchKeyword(database.db, { tenantId: 'globex', knowledgeBaseIds: [globex.kb.id], query, topK: 10 });
+      const theirs = await searchKeyword(database.db, {
+        tenantId: 'globex',
+        knowledgeBaseIds: [globex.kb.id],
+        query,
+        topK: 10,
+      });
       expect(theirs.map((hit) => hit.score)).toEqual(own.map((hit) => hit.score));
       expect(theirs.every((hit) => globex.chunkIds.includes(hit.chunkId))).toBe(true);
     }
@@ -121,7 +141,9 @@ describe('knowledge index store', () => {
 
     // Deleting a source that has no chunks changes nothing.
     const empty = await addSource(database.db, 'initech', first.kb.id, 'Empty');
-    expect(await database.db.transaction((tx) => deleteSourceChunks(tx, { tenantId: 'initech', sourceId: empty }))).toBe(0);
+    expect(
+      await database.db.transaction((tx) => deleteSourceChunks(tx, { tenantId: 'initech', sourceId: empty })),
+    ).toBe(0);
     const unchanged = await statsOf(database.db, 'initech');
     expect(unchanged.stored).toEqual(afterReindex.stored);
   });
@@ -152,7 +174,12 @@ describe('knowledge index store', () => {
   });
 
   it('tokenises the query with each knowledge base’s own language', async () => {
-    const german = await load('acme', 'Hilfe', ['Die Rückerstattungen werden innerhalb von fünf Werktagen ausgezahlt.'], 'de');
+    const german = await load(
+      'acme',
+      'Hilfe',
+      ['Die Rückerstattungen werden innerhalb von fünf Werktagen ausgezahlt.'],
+      'de',
+    );
     const english = await load('acme', 'Help EN', ['Refunds are paid within five working days.'], 'en');
     expect(german.kb.config).toBe('german');
     const hits = await searchKeyword(database.db, {
@@ -166,7 +193,9 @@ describe('knowledge index store', () => {
 
   it('returns nothing, without an error, for an empty query, stop words only, or malformed ids', async () => {
     const acmeKb = rowsOf<{ id: string }>(
-      await database.db.execute(sql`select id from knowledge_bases where tenant_id = 'acme' and name = 'Help'`),
+      await database.db.execute(
+        sql`select id from knowledge_bases where tenant_id = 'acme' and name = 'Help'`,
+      ),
     )[0];
     if (!acmeKb) throw new Error('no acme knowledge base');
     const search = (query: string, ids = [acmeKb.id]) =>

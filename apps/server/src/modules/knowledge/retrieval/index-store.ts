@@ -95,7 +95,10 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
  * Removes a source's chunks (their postings go with them) and Q&A pairs, and takes the chunks out of the
  * knowledge base's statistics. Returns the number of chunks removed.
  */
-export async function deleteSourceChunks(tx: Db, target: { tenantId: string; sourceId: string }): Promise<number> {
+export async function deleteSourceChunks(
+  tx: Db,
+  target: { tenantId: string; sourceId: string },
+): Promise<number> {
   const result = await tx.execute<{ removed: number }>(sql`
     with gone as (
       delete from knowledge_chunks
@@ -122,7 +125,11 @@ export async function deleteSourceChunks(tx: Db, target: { tenantId: string; sou
 /** Stores curated Q&A pairs with the tsvector of their question. Returns the new ids. */
 export async function indexQa(tx: Db, input: IndexQaInput): Promise<string[]> {
   if (input.pairs.length === 0) return [];
-  const rows = input.pairs.map((pair, ordinal) => ({ ordinal, question: pair.question, answer: pair.answer }));
+  const rows = input.pairs.map((pair, ordinal) => ({
+    ordinal,
+    question: pair.question,
+    answer: pair.answer,
+  }));
   const result = await tx.execute<{ id: string }>(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ordinal int, question text, answer text)

@@ -11,7 +11,10 @@ const PAIRS = [
   { question: 'What are your support opening hours?', answer: 'Monday to Friday, 8 am to 8 pm.' },
   { question: 'How much does express shipping cost?', answer: 'Express shipping costs 9.90 euros.' },
   { question: 'Can I return an opened bulb?', answer: 'Yes, if it is undamaged, within 30 days.' },
-  { question: 'Do you deliver to the United Kingdom?', answer: 'Yes, to the EU, Switzerland, Norway and the UK.' },
+  {
+    question: 'Do you deliver to the United Kingdom?',
+    answer: 'Yes, to the EU, Switzerland, Norway and the UK.',
+  },
 ];
 
 describe('curated Q&A matching', () => {

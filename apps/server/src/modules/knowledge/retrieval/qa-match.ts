@@ -38,7 +38,7 @@ export async function matchQa(db: Db, input: QaMatchInput): Promise<QaMatch | nu
   if (ids.length === 0 || input.question.trim() === '') return null;
   const k1 = BM25_K1;
   const b = BM25_B;
-  const result = await db.execute<QaMatch>(sql`
+  const result = await db.execute(sql`
     with kb as (
       select k.id, k.ts_config from knowledge_bases k
       where k.tenant_id = ${input.tenantId} and k.id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
@@ -93,6 +93,8 @@ export async function matchQa(db: Db, input: QaMatchInput): Promise<QaMatch | nu
       normalisedScore: Number(row.normalisedScore),
       queryCoverage: Number(row.queryCoverage),
     }))
-    .filter((row) => row.normalisedScore >= QA_MIN_NORMALISED_SCORE && row.queryCoverage >= QA_MIN_QUERY_COVERAGE);
+    .filter(
+      (row) => row.normalisedScore >= QA_MIN_NORMALISED_SCORE && row.queryCoverage >= QA_MIN_QUERY_COVERAGE,
+    );
   return strong[0] ?? null;
 }

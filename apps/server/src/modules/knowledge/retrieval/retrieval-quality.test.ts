@@ -40,7 +40,8 @@ function referenceRanking(
   for (const lexeme of lexemes) {
     const matching = postings.filter((p) => p.lexeme === lexeme);
     const idf = bm25Idf(n, matching.length);
-    for (const p of matching) scores.set(p.chunkId, (scores.get(p.chunkId) ?? 0) + bm25Term(idf, p.tf, p.length, avgLength));
+    for (const p of matching)
+      scores.set(p.chunkId, (scores.get(p.chunkId) ?? 0) + bm25Term(idf, p.tf, p.length, avgLength));
   }
   return [...scores]
     .map(([chunkId, score]) => ({ chunkId, score }))
@@ -86,7 +87,12 @@ describe('keyword retrieval quality on the help-centre fixture', () => {
     let inTop3 = 0;
     const misses: string[] = [];
     for (const { question, expected } of fixture.questions) {
-      const hits = await searchKeyword(database.db, { tenantId: TENANT, knowledgeBaseIds: [knowledgeBaseId], query: question, topK: 3 });
+      const hits = await searchKeyword(database.db, {
+        tenantId: TENANT,
+        knowledgeBaseIds: [knowledgeBaseId],
+        query: question,
+        topK: 3,
+      });
       const found = hits.map((hit) => paragraphOf.get(hit.chunkId));
       if (found[0] === expected) firstHits += 1;
       else misses.push(`${question} -> ${found.join(', ')} (expected ${expected})`);
@@ -123,7 +129,12 @@ describe('keyword retrieval quality on the help-centre fixture', () => {
         await db.execute(sql`select distinct lexeme from unnest(to_tsvector('english', ${question}))`),
       ).map((row) => row.lexeme);
       const reference = referenceRanking(postings, stats.n, stats.total / stats.n, lexemes).slice(0, 10);
-      const hits: KeywordHit[] = await searchKeyword(db, { tenantId: TENANT, knowledgeBaseIds: [knowledgeBaseId], query: question, topK: 10 });
+      const hits: KeywordHit[] = await searchKeyword(db, {
+        tenantId: TENANT,
+        knowledgeBaseIds: [knowledgeBaseId],
+        query: question,
+        topK: 10,
+      });
       expect(hits.length).toBe(reference.length);
       expect(hits[0]?.chunkId, question).toBe(reference[0]?.chunkId);
       hits.forEach((hit, index) => {

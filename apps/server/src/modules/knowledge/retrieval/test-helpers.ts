@@ -25,7 +25,12 @@ export async function addKnowledgeBase(
   return { id: row.id, config };
 }
 
-export async function addSource(db: Db, tenantId: string, knowledgeBaseId: string, title: string): Promise<string> {
+export async function addSource(
+  db: Db,
+  tenantId: string,
+  knowledgeBaseId: string,
+  title: string,
+): Promise<string> {
   const [row] = await db
     .insert(knowledgeSources)
     .values({ tenantId, knowledgeBaseId, type: 'text', title, state: 'indexing' })
@@ -54,12 +59,15 @@ export interface StoredStats {
 }
 
 /** The statistics as stored, beside the same figures recomputed from the chunks and their tsvectors. */
-export async function statsOf(db: Db, tenantId: string): Promise<{ stored: StoredStats[]; recomputed: StoredStats[] }> {
-  const stored = await db.execute<StoredStats>(sql`
+export async function statsOf(
+  db: Db,
+  tenantId: string,
+): Promise<{ stored: StoredStats[]; recomputed: StoredStats[] }> {
+  const stored = await db.execute(sql`
     select knowledge_base_id as "knowledgeBaseId", chunk_count as "chunkCount", total_length::int as "totalLength"
     from knowledge_base_stats where tenant_id = ${tenantId} and chunk_count > 0 order by knowledge_base_id
   `);
-  const recomputed = await db.execute<StoredStats>(sql`
+  const recomputed = await db.execute(sql`
     select c.knowledge_base_id as "knowledgeBaseId", count(*)::int as "chunkCount",
       sum((select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(c.tsv) u))::int as "totalLength"
     from knowledge_chunks c where c.tenant_id = ${tenantId} group by c.knowledge_base_id order by c.knowledge_base_id
