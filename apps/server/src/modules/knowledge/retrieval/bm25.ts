@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
+import { storableText } from './safe-text';
 
 /** Textbook BM25 parameters: term-frequency saturation and length normalisation. */
 export const BM25_K1 = 0.9;
@@ -65,7 +66,7 @@ export function keywordSearchSql(input: KeywordSearchInput): SQL | null {
     ),
     q as (
       select distinct kb.id as kb_id, l.lexeme
-      from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${input.query})) l
+      from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${storableText(input.query)})) l
     ),
     corpus as (
       select sum(s.chunk_count)::float8 as n, (sum(s.total_length)::float8 / nullif(sum(s.chunk_count), 0)) as avg_length

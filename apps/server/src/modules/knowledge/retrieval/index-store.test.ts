@@ -206,6 +206,22 @@ describe('knowledge index store', () => {
     expect((await search("refund'); select 1; --")).length).toBeGreaterThan(0);
   });
 
+  it('stores and searches text holding NUL or unpaired surrogates instead of failing', async () => {
+    const { kb, chunkIds } = await load('globex', 'Odd bytes', [
+      'Warranty\u0000claims need the serial \uD800number.',
+    ]);
+    for (const query of ['warranty\u0000 serial', 'serial \uDC00number']) {
+      const hits = await searchKeyword(database.db, {
+        tenantId: 'globex',
+        knowledgeBaseIds: [kb.id],
+        query,
+        topK: 3,
+      });
+      expect(hits.map((hit) => hit.chunkId)).toEqual(chunkIds);
+      expect(hits[0]?.text).toBe('Warranty claims need the serial  number.');
+    }
+  });
+
   it('maps languages to text-search configurations, and everything else to simple', () => {
     expect(textSearchConfigFor('en')).toBe('english');
     expect(textSearchConfigFor('en-GB')).toBe('english');

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
 import type { TextSearchConfig } from '../../../db/schema';
 import type { Chunk } from '../ingest/chunk';
+import { storableText } from './safe-text';
 
 export interface IndexChunksInput {
   tenantId: string;
@@ -44,9 +45,9 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
   for (let start = 0; start < input.chunks.length; start += BATCH) {
     const rows = input.chunks.slice(start, start + BATCH).map((chunk) => ({
       ordinal: chunk.ordinal,
-      text: chunk.text,
-      indexed: indexedText(chunk),
-      heading_path: chunk.headingPath,
+      text: storableText(chunk.text),
+      indexed: storableText(indexedText(chunk)),
+      heading_path: chunk.headingPath.map(storableText),
       page: chunk.page,
       char_count: chunk.charCount,
       word_count: chunk.wordCount,

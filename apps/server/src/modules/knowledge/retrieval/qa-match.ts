@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
 import { BM25_B, BM25_K1, usableIds } from './bm25';
+import { storableText } from './safe-text';
 
 /**
  * A curated answer is given verbatim only when the pair's question is matched almost entirely by the
@@ -44,7 +45,7 @@ export async function matchQa(db: Db, input: QaMatchInput): Promise<QaMatch | nu
       where k.tenant_id = ${input.tenantId} and k.id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
     ),
     q as (
-      select distinct kb.id as kb_id, l.lexeme from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${input.question})) l
+      select distinct kb.id as kb_id, l.lexeme from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${storableText(input.question)})) l
     ),
     pairs as (
       select a.id, a.knowledge_base_id from knowledge_qa a
