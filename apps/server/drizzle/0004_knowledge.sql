@@ -49,7 +49,7 @@ CREATE TABLE "knowledge_postings" (
 	"chunk_id" uuid NOT NULL,
 	"tf" integer NOT NULL,
 	"length" integer NOT NULL,
-	CONSTRAINT "knowledge_postings_pkey" PRIMARY KEY("tenant_id","knowledge_base_id","lexeme","chunk_id")
+	CONSTRAINT "knowledge_postings_pkey" PRIMARY KEY("tenant_id","knowledge_base_id","lexeme","chunk_id") INCLUDE ("tf","length")
 );
 --> statement-breakpoint
 CREATE TABLE "knowledge_qa" (

@@ -157,7 +157,8 @@ export const knowledgeChunks = pgTable(
 
 /**
  * BM25 postings: one row per (chunk, lexeme) with the term frequency and the chunk's length, read in one
- * index range per query lexeme. The key leads with the tenant so a query reads only its tenant's postings.
+ * index range per query lexeme. The key leads with the tenant so a query reads only its tenant's postings;
+ * the migration adds INCLUDE (tf, length) to it (drizzle cannot say so) so scoring is an index-only scan.
  */
 export const knowledgePostings = pgTable(
   'knowledge_postings',

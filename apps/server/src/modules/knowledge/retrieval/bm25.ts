@@ -68,7 +68,8 @@ export function keywordSearchSql(input: KeywordSearchInput): SQL | null {
       select distinct kb.id as kb_id, l.lexeme
       from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${storableText(input.query)})) l
     ),
-    corpus as (
+    -- Materialised: computed once, not once per matched posting.
+    corpus as materialized (
       select sum(s.chunk_count)::float8 as n, (sum(s.total_length)::float8 / nullif(sum(s.chunk_count), 0)) as avg_length
       from knowledge_base_stats s
       where s.tenant_id = ${input.tenantId} and s.knowledge_base_id in (select id from kb)
