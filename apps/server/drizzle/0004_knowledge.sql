@@ -106,4 +106,14 @@ CREATE INDEX "knowledge_postings_chunk_idx" ON "knowledge_postings" USING btree 
 CREATE INDEX "knowledge_qa_base_idx" ON "knowledge_qa" USING btree ("tenant_id","knowledge_base_id");--> statement-breakpoint
 CREATE INDEX "knowledge_qa_source_idx" ON "knowledge_qa" USING btree ("tenant_id","source_id");--> statement-breakpoint
 CREATE INDEX "knowledge_sources_tenant_base_idx" ON "knowledge_sources" USING btree ("tenant_id","knowledge_base_id","created_at");--> statement-breakpoint
-CREATE INDEX "knowledge_sources_state_idx" ON "knowledge_sources" USING btree ("state");
+CREATE INDEX "knowledge_sources_state_idx" ON "knowledge_sources" USING btree ("state");--> statement-breakpoint
+CREATE FUNCTION "knowledge_chunks_forget_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	UPDATE "knowledge_base_stats" s
+	SET "chunk_count" = s."chunk_count" - g.n, "total_length" = s."total_length" - g.total, "updated_at" = now()
+	FROM (SELECT "tenant_id", "knowledge_base_id", count(*) AS n, sum("length") AS total FROM gone GROUP BY 1, 2) g
+	WHERE s."tenant_id" = g."tenant_id" AND s."knowledge_base_id" = g."knowledge_base_id";
+	RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "knowledge_chunks_forget_stats" AFTER DELETE ON "knowledge_chunks" REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION "knowledge_chunks_forget_stats"();

@@ -182,7 +182,10 @@ export const knowledgePostings = pgTable(
   ],
 );
 
-/** Per knowledge base: how many chunks and their summed length (N and the average length of BM25). */
+/**
+ * Per knowledge base: how many chunks and their summed length (N and the average length of BM25). Added to by
+ * indexChunks; a trigger in the migration subtracts every deleted chunk, however it is deleted.
+ */
 export const knowledgeBaseStats = pgTable(
   'knowledge_base_stats',
   {

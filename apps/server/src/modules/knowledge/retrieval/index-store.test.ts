@@ -148,6 +148,29 @@ describe('knowledge index store', () => {
     expect(unchanged.stored).toEqual(afterReindex.stored);
   });
 
+  it('keeps the statistics right when a source or a knowledge base is deleted by cascade', async () => {
+    const kept = await load('initech', 'Cascade kept', DOCUMENTS);
+    const dropped = await load('initech', 'Cascade dropped', DOCUMENTS.slice(1));
+    const other = await addSource(database.db, 'initech', kept.kb.id, 'Other');
+    await database.db.transaction((tx) =>
+      indexChunks(tx, {
+        tenantId: 'initech',
+        knowledgeBaseId: kept.kb.id,
+        sourceId: other,
+        config: kept.kb.config,
+        chunks: [chunkOf(0, 'Pick-up points hold parcels for seven days.')],
+      }),
+    );
+    await database.db.execute(sql`delete from knowledge_sources where id = ${kept.sourceId}::uuid`);
+    const afterSource = await statsOf(database.db, 'initech');
+    expect(afterSource.stored).toEqual(afterSource.recomputed);
+    expect(afterSource.stored.find((s) => s.knowledgeBaseId === kept.kb.id)?.chunkCount).toBe(1);
+    await database.db.execute(sql`delete from knowledge_bases where id = ${dropped.kb.id}::uuid`);
+    const afterBase = await statsOf(database.db, 'initech');
+    expect(afterBase.stored).toEqual(afterBase.recomputed);
+    expect(afterBase.stored.some((s) => s.knowledgeBaseId === dropped.kb.id)).toBe(false);
+  });
+
   it('ignores a delete for a source of another tenant', async () => {
     const acmeSource = rowsOf<{ id: string }>(
       await database.db.execute(sql`select id from knowledge_sources where tenant_id = 'acme' limit 1`),

@@ -93,27 +93,19 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
 }
 
 /**
- * Removes a source's chunks (their postings go with them) and Q&A pairs, and takes the chunks out of the
- * knowledge base's statistics. Returns the number of chunks removed.
+ * Removes a source's chunks (their postings go with them) and Q&A pairs. The statistics follow by a trigger on
+ * knowledge_chunks, so a cascade from deleting the source or the knowledge base keeps them right too.
+ * Returns the number of chunks removed.
  */
 export async function deleteSourceChunks(
   tx: Db,
   target: { tenantId: string; sourceId: string },
 ): Promise<number> {
-  const result = await tx.execute<{ removed: number }>(sql`
+  const result = await tx.execute(sql`
     with gone as (
       delete from knowledge_chunks
       where tenant_id = ${target.tenantId} and source_id = ${target.sourceId}::uuid
-      returning knowledge_base_id, length
-    ),
-    per_base as (
-      select knowledge_base_id, count(*) as n, sum(length) as total from gone group by knowledge_base_id
-    ),
-    stats as (
-      update knowledge_base_stats s
-      set chunk_count = s.chunk_count - p.n, total_length = s.total_length - p.total, updated_at = now()
-      from per_base p
-      where s.tenant_id = ${target.tenantId} and s.knowledge_base_id = p.knowledge_base_id
+      returning id
     ),
     qa as (
       delete from knowledge_qa where tenant_id = ${target.tenantId} and source_id = ${target.sourceId}::uuid
