@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixture } from './fixtures/load';
-import { ParseError } from './parse-error';
+import { fixture, parseFailure as failure } from './fixtures/load';
 import { linesOf, paragraphsOf, parsePdf, type TextRun } from './parse-pdf';
-
-async function failure(work: Promise<unknown>): Promise<ParseError> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('PDF parsing', () => {
   it('keeps each page’s sentence with its page number, and the title from the metadata', async () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fixture } from './fixtures/load';
+import { fixture, parseFailure as failure } from './fixtures/load';
 import { parseAndChunk } from './ingest';
 import { detectFormat, parse } from './parse';
-import { ParseError } from './parse-error';
-
-async function failure(work: Promise<unknown>): Promise<ParseError> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('parse dispatch', () => {
   it.each([
