@@ -140,8 +140,8 @@ function endsWithAbbreviation(segment: string, language: string): boolean {
   if (last !== undefined) {
     const lower = last.toLowerCase();
     if (ABBREVIATIONS.has(lower)) return true;
-    // A single letter ("J. Smith", "z. B.") or a dotted acronym ("U.S.").
-    if (/^\p{L}$/u.test(last) || /^(?:\p{L}\.)+\p{L}$/u.test(last)) return true;
+    // A single letter ("J. Smith", "z. B.") or a dotted capital acronym ("U.S."); "p.m." often ends a sentence.
+    if (/^\p{L}$/u.test(last) || /^(?:\p{Lu}\.)+\p{Lu}$/u.test(last)) return true;
   }
   // German, Dutch and others write ordinals as "3. Mai".
   return language !== 'en' && /(?:^|\s)\d{1,2}\.$/.test(segment);
