@@ -67,15 +67,19 @@ function header(passage: Passage, n: number): string {
 
 /** The longest start of `text` that fits in `budget` characters: whole sentences if any fit, else whole words. */
 function fitText(text: string, budget: number): string {
-  let kept = '';
+  // The cut falls at the end of a sentence of the original text, so its line breaks stay as they were.
+  let end = 0;
+  let cursor = 0;
   for (const sentence of splitSentences(text)) {
-    const next = kept ? `${kept} ${sentence}` : sentence;
-    if (next.length > budget) break;
-    kept = next;
+    const at = text.indexOf(sentence, cursor);
+    if (at < 0) break;
+    cursor = at + sentence.length;
+    if (cursor > budget) break;
+    end = cursor;
   }
-  if (kept) return kept;
-  const words = text.split(/\s+/).filter(Boolean);
-  for (const word of words) {
+  if (end > 0) return text.slice(0, end);
+  let kept = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
     const next = kept ? `${kept} ${word}` : word;
     if (next.length + 1 > budget) break;
     kept = next;

@@ -212,7 +212,12 @@ describe('extractive answer', () => {
     expect(quoted.startsWith('…')).toBe(true);
     expect(quoted.endsWith('…')).toBe(true);
     const whole = new Set(['lorem', 'ipsum', 'the', 'warranty', 'covers', 'accidental', 'damage']);
-    expect(quoted.replaceAll('…', '').split(' ').filter((word) => !whole.has(word))).toEqual([]);
+    expect(
+      quoted
+        .replaceAll('…', '')
+        .split(' ')
+        .filter((word) => !whole.has(word)),
+    ).toEqual([]);
     expect(truncateSentence('short one.', new Set(), 'en', 50)).toBe('short one.');
     const giant = truncateSentence(`${'x'.repeat(500)} tail`, new Set(['tail']), 'en', 100);
     expect(giant.length).toBeLessThanOrEqual(100);
