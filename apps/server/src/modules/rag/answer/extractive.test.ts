@@ -131,6 +131,15 @@ describe('extractive answer', () => {
     ]);
   });
 
+  it('breaks a tie between equally relevant sentences in favour of the better-ranked passage', () => {
+    const noon = passage('noon', 'Parcels are collected at noon.');
+    const dawn = passage('dawn', 'Parcels are collected at dawn.');
+    const ask = (passages: Passage[]) =>
+      extractiveAnswer({ question: 'When are parcels collected?', passages, maxSentences: 1 })?.usedChunkIds;
+    expect(ask([noon, dawn])).toEqual(['noon']);
+    expect(ask([dawn, noon])).toEqual(['dawn']);
+  });
+
   it('returns null for no passages, a question of stop words only, or no shared content term', () => {
     expect(extractiveAnswer({ question: 'How do I reset my password?', passages: [] })).toBeNull();
     expect(
