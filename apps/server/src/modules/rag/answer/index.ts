@@ -1,0 +1,10 @@
+export { mapCitations, renderContext, type MappedCitations, type RenderedContext } from './citations';
+export {
+  extractiveAnswer,
+  truncateSentence,
+  type ExtractiveAnswer,
+  type ExtractiveCitation,
+  type ExtractiveInput,
+} from './extractive';
+export { baseLanguage, splitSentences, terms } from './text';
+export type { AnswerSource, Passage } from './types';

@@ -1,0 +1,187 @@
+/**
+ * Text helpers for answering: sentence splitting and the tokens a question and a sentence are compared by
+ * (lower-cased, accents folded, stop words dropped, lightly stemmed). Pure and deterministic.
+ */
+
+const STOP_WORDS: Record<string, string> = {
+  en: `a about above after again all also am an and any are as at be been before being below between both but by
+    can cannot could did do does doing done down during each either else ever every few for from further get gets
+    got had has have having he her here hers him his how i if in into is it its itself just let me might more most
+    must my myself no nor not now of off on once only or other our ours out over own please same shall she should
+    so some such than that the their theirs them then there these they this those through to too under until up
+    upon us very via was we were what when where whether which while who whom whose why will with within without
+    would yes yet you your yours`,
+  de: `aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei bin bis bist da damit
+    dann das dass dein deine dem den denn der des dich die dies diese diesem diesen dieser dieses dir doch dort du
+    durch ein eine einem einen einer eines er es etwas euch euer fur gegen hab habe haben hat hatte ich ihm ihn
+    ihnen ihr ihre ihrem ihren im in ist ja jede jedem jeden jeder jedes kann kein keine konnen mein meine meinem
+    meinen meiner mich mir mit muss nach nicht noch nun nur ob oder ohne sehr sein seine sich sie sind so soll
+    sollte um und uns unser unter vom von vor war waren warum was weil welche welchem welchen welcher wenn wer
+    werde werden wie wieder will wir wird wo zu zum zur uber`,
+  fr: `a au aux avec ce ces cet cette comment dans de des du elle elles en est et etre eu faire fait il ils je la
+    le les leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ont ou par pas peut peux plus pour
+    pourquoi puis puisje quand que quel quelle quelles quels qui sa sans se ses si son sont sur ta te tes toi ton
+    tu un une vos votre vous y c d j l m n qu s t`,
+  es: `a al algo como con cual cuales cuando de del donde el ella ellas ellos en es esa ese eso esta estan este esto
+    fue ha hay la las le les lo los mas me mi mis muy ni no nos o para pero por porque puedo puede que quien se
+    ser si sin sobre su sus te tengo tiene tu tus un una uno unos y ya yo`,
+  it: `a ad al alla alle allo ai agli anche che chi come con cosa cui da dal dalla dei del della delle di dove e
+    ed gli ha hanno ho i il in io la le lei lo loro ma mi mio mia nel nella noi non o per perche piu posso puo
+    quale quando quello questa questo se si sono su sua suo tu un una uno vi voi`,
+  pt: `a ao aos as com como da das de do dos e ela ele eles em entre era esta este eu foi ha isso isto ja la mais
+    mas me meu minha na nas nao no nos o onde os ou para pela pelo por porque posso pode qual quando que quem se
+    sem ser seu sua sao tem um uma voce`,
+  nl: `aan al als ben bij dan dat de der deze die dit doe doen door dus een en er ge geen had heb hebben heeft hem
+    het hier hij hoe hun ik in is ja je jij jou jouw kan kon kunnen maar me meer men met mij mijn moet na naar
+    niet nog nu of om onder ons ook op over te tot u uit uw van veel voor waar waarom wat want was wie wij wil
+    word wordt zal ze zij zijn zo zou`,
+};
+
+const stopSets = new Map<string, Set<string>>(
+  Object.entries(STOP_WORDS).map(([language, words]) => [
+    language,
+    new Set(words.split(/\s+/).filter(Boolean)),
+  ]),
+);
+
+/** The two-letter language the helpers use: "de-CH" and "German" both give "de"; unknown ones keep their code. */
+export function baseLanguage(language: string | undefined): string {
+  const value = (language ?? 'en').trim().toLowerCase();
+  const byName: Record<string, string> = {
+    english: 'en',
+    german: 'de',
+    french: 'fr',
+    spanish: 'es',
+    italian: 'it',
+    portuguese: 'pt',
+    dutch: 'nl',
+  };
+  return byName[value] ?? (value.split(/[-_]/)[0] || 'en');
+}
+
+const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
+function stemEnglish(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  for (const suffix of ['ing', 'ed']) {
+    const rest = w.slice(0, -suffix.length);
+    if (w.endsWith(suffix) && rest.length >= 3 && /[aeiouy]/.test(rest)) {
+      w = rest;
+      break;
+    }
+  }
+  if (w.endsWith('ation') && w.length > 7) w = w.slice(0, -3);
+  for (const suffix of ['ment', 'ness', 'ly']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 4) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  // A doubled final consonant counts once: "ship", "shipped" and "shipping" meet, so do "bill" and "billing".
+  if (w.length > 3 && /([^aeiou])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+// Other languages: plural and final-vowel endings only, enough to match singular and plural forms.
+const LIGHT_SUFFIXES: Record<string, string[]> = {
+  de: ['ern', 'en', 'er', 'es', 'e', 'n', 's'],
+  fr: ['es', 's', 'x', 'e'],
+  es: ['es', 's', 'a', 'o', 'e'],
+  it: ['i', 'e', 'a', 'o'],
+  pt: ['es', 's', 'a', 'o', 'e'],
+  nl: ['en', 's', 'e'],
+};
+
+export function stem(word: string, language: string): string {
+  if (language === 'en') return stemEnglish(word);
+  const suffixes = LIGHT_SUFFIXES[language];
+  if (!suffixes) return word;
+  for (const suffix of suffixes) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+
+/** The content terms of a text: lower-cased words of Unicode letters and digits, stop words dropped, stemmed. */
+export function terms(text: string, language: string): string[] {
+  const lang = baseLanguage(language);
+  const stops = stopSets.get(lang);
+  const out: string[] = [];
+  for (const match of fold(text).matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = match[0];
+    if (stops?.has(word)) continue;
+    if (word.length === 1 && !/\p{N}/u.test(word)) continue;
+    out.push(stem(word, lang));
+  }
+  return out;
+}
+
+// Words that end with a full stop without ending the sentence, lower-case and without that last stop.
+const ABBREVIATIONS = new Set(
+  `dr mr mrs ms prof st sr jr mt no nos nr vs etc e.g i.e cf approx appt dept est fig figs vol inc ltd co corp
+   jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun min max incl excl ref art abs
+   p pp ca z.b d.h u.a bzw usw ggf evtl inkl zzgl vgl mme mlle m ex p.ex cie sr sra dra ud uds pag ecc sig
+   dott sig.ra blz bijv enz mevr dhr`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+function endsWithAbbreviation(segment: string, language: string): boolean {
+  const last = /(?:^|[\s(])([\p{L}.]+)\.$/u.exec(segment)?.[1];
+  if (last !== undefined) {
+    const lower = last.toLowerCase();
+    if (ABBREVIATIONS.has(lower)) return true;
+    // A single letter ("J. Smith", "z. B.") or a dotted capital acronym ("U.S."); "p.m." often ends a sentence.
+    if (/^\p{L}$/u.test(last) || /^(?:\p{Lu}\.)+\p{Lu}$/u.test(last)) return true;
+  }
+  // German, Dutch and others write ordinals as "3. Mai".
+  return language !== 'en' && /(?:^|\s)\d{1,2}\.$/.test(segment);
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenterFor(language: string): Intl.Segmenter {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) {
+    try {
+      segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
+    } catch {
+      segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+    }
+    segmenters.set(language, segmenter);
+  }
+  return segmenter;
+}
+
+/**
+ * Splits text into sentences: every line is split on its own (a line break always ends a sentence), then the
+ * segmenter's pieces are joined again after an abbreviation, an initial, or before a piece that starts in lower case.
+ */
+export function splitSentences(text: string, language = 'en'): string[] {
+  const lang = baseLanguage(language);
+  const segmenter = segmenterFor(lang);
+  const sentences: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    const pieces = Array.from(segmenter.segment(line), (s) => s.segment.trim()).filter(Boolean);
+    let current = '';
+    for (const piece of pieces) {
+      if (current && (endsWithAbbreviation(current, lang) || /^[\p{Ll},;:)]/u.test(piece))) {
+        current = `${current} ${piece}`;
+      } else {
+        if (current) sentences.push(current);
+        current = piece;
+      }
+    }
+    if (current) sentences.push(current);
+  }
+  return sentences;
+}

@@ -1,0 +1,34 @@
+/** A ranked retrieval hit handed to the answering step; the first is the best. */
+export interface Passage {
+  chunkId: string;
+  sourceId: string;
+  text: string;
+  score: number;
+  title: string;
+  url?: string | null;
+  headingPath: string[];
+  page?: number | null;
+}
+
+/** A passage as cited in an answer; `n` is the number its marker [n] carries in the answer text. */
+export interface AnswerSource {
+  n: number;
+  chunkId: string;
+  sourceId: string;
+  title: string;
+  url: string | null;
+  headingPath: string[];
+  page: number | null;
+}
+
+export function toSource(passage: Passage, n: number): AnswerSource {
+  return {
+    n,
+    chunkId: passage.chunkId,
+    sourceId: passage.sourceId,
+    title: passage.title,
+    url: passage.url ?? null,
+    headingPath: passage.headingPath,
+    page: passage.page ?? null,
+  };
+}
