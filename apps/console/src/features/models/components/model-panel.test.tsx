@@ -82,12 +82,11 @@ function stubModelsApi(
   });
 }
 
-/** The JSON body of the first POST /v1/models. */
-function postedBody(api: ReturnType<typeof stubModelsApi>): unknown {
-  const call = api.fetchMock.mock.calls.find(
-    ([input, init]) => init?.method === 'POST' && String(input).endsWith('/v1/models'),
-  );
-  return call ? JSON.parse(String(call[1]?.body)) : undefined;
+/** The JSON bodies sent with `method`, in order. */
+function bodiesOf(api: ReturnType<typeof stubModelsApi>, method: string): unknown[] {
+  return api.fetchMock.mock.calls
+    .filter(([, init]) => init?.method === method)
+    .map(([, init]): unknown => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
 }
 
 const stored = (overrides: Partial<StoredModel> = {}): StoredModel => ({
@@ -183,7 +182,7 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
     await fill(user, temperature, '0.2');
     await user.click(within(form).getByRole('button', { name: 'Add connection' }));
     await waitFor(() => expect(api.calls()).toContain('POST /v1/models'));
-    expect(postedBody(api)).toEqual({
+    expect(bodiesOf(api, 'POST')[0]).toEqual({
       name: 'Support GPT',
       kind: 'chat',
       base_url: 'https://llm.example.test/v1',
@@ -206,7 +205,7 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Add connection' }));
 
     await waitFor(() => expect(screen.queryByRole('form')).not.toBeInTheDocument());
-    expect(postedBody(api)).toMatchObject({ api_key: API_KEY, sharing: { all: true } });
+    expect(bodiesOf(api, 'POST')[0]).toMatchObject({ api_key: API_KEY, sharing: { all: true } });
     expect(await screen.findByLabelText('API key of Support GPT')).toHaveTextContent('****WXYZ');
     expect(screen.getByText('Every organisation')).toBeInTheDocument();
     expect(document.body.innerHTML).not.toContain(API_KEY);
@@ -246,16 +245,14 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
     await fill(user, within(edit).getByLabelText('New API key'), 'sk-replacement-key-9876');
     await user.click(within(edit).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByLabelText('API key of Support GPT')).toHaveTextContent('****9876');
-    const patch = api.fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
-    expect(JSON.parse(String(patch[0]?.[1]?.body))).toMatchObject({ api_key: 'sk-replacement-key-9876' });
+    expect(bodiesOf(api, 'PATCH')[0]).toMatchObject({ api_key: 'sk-replacement-key-9876' });
 
     await user.click(screen.getByRole('button', { name: 'Edit Support GPT' }));
     edit = await screen.findByRole('form', { name: 'Edit Support GPT' });
     await user.click(within(edit).getByRole('button', { name: 'Remove key' }));
     await user.click(within(edit).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByLabelText('API key of Support GPT')).toHaveTextContent('No key');
-    const patches = api.fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
-    expect(JSON.parse(String(patches[1]?.[1]?.body))).toMatchObject({ api_key: null });
+    expect(bodiesOf(api, 'PATCH')[1]).toMatchObject({ api_key: null });
   });
 
   it('shows a working test with its latency, and a failed one with the provider’s message', async () => {
