@@ -267,12 +267,12 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
 
     answer = json(200, {
       ok: false,
-      code: 'model/unauthorized',
-      message: 'The provider refused the API key: Incorrect API key provided.',
+      code: 'provider/unauthorized',
+      message: 'The provider refused the API key.',
     });
     await user.click(screen.getByRole('button', { name: 'Test Support GPT' }));
     const failed = await screen.findByRole('alert', { name: 'Support GPT: Connection failed' });
-    expect(failed).toHaveTextContent('The provider refused the API key: Incorrect API key provided.');
+    expect(failed).toHaveTextContent('The provider refused the API key.');
   });
 
   it('deletes a connection only after a confirmation', async () => {
