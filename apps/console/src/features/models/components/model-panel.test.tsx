@@ -194,6 +194,36 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
     });
   });
 
+  it('adds an embedding model with its dimensions, shared with a picked organisation', async () => {
+    const api = stubModelsApi();
+    const user = userEvent.setup();
+    renderPanel();
+    const form = await openAddForm();
+    await user.click(within(form).getByRole('radio', { name: 'Embedding' }));
+    await fillValid(form, user);
+    expect(within(form).queryByRole('textbox', { name: 'Temperature' })).not.toBeInTheDocument();
+    const dimensions = within(form).getByRole('textbox', { name: 'Dimensions' });
+    await fill(user, dimensions, '20000');
+    await user.click(within(form).getByRole('button', { name: 'Add connection' }));
+    expect(
+      await within(form).findByText('Dimensions must be a whole number from 1 to 16000, or empty'),
+    ).toBeInTheDocument();
+    expect(api.calls()).not.toContain('POST /v1/models');
+
+    await user.clear(dimensions);
+    await fill(user, dimensions, '256');
+    await user.click(within(form).getByPlaceholderText('Pick organisations'));
+    await user.click(await screen.findByRole('option', { name: 'Client Co' }));
+    await user.click(within(form).getByRole('button', { name: 'Add connection' }));
+    await waitFor(() => expect(api.calls()).toContain('POST /v1/models'));
+    expect(bodiesOf(api, 'POST')[0]).toMatchObject({
+      kind: 'embedding',
+      dimensions: 256,
+      sharing: { all: false, tenant_ids: ['t-client'] },
+    });
+    expect(await screen.findByText('Client Co')).toBeInTheDocument();
+  });
+
   it('sends the key once and afterwards shows only its mask, in the list, the edit form and the cache', async () => {
     const api = stubModelsApi();
     const user = userEvent.setup();
