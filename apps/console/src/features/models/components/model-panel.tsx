@@ -71,7 +71,12 @@ export function ModelPanel({ organisations, organisationsLoading }: ModelPanelPr
       nowrap: true,
       sortValue: (row) => row.kind,
       render: (row) => (
-        <Badge variant="light" color={row.kind === 'chat' ? 'blue' : 'grape'}>
+        // The badge keeps its whole word however narrow the column gets.
+        <Badge
+          variant="light"
+          color={row.kind === 'chat' ? 'blue' : 'grape'}
+          style={{ minWidth: 'max-content' }}
+        >
           {row.kind === 'chat' ? 'Chat' : 'Embedding'}
         </Badge>
       ),
