@@ -37,7 +37,9 @@ test.describe('model connections', () => {
   test('add a chat connection, test it ok and refused, only its mask after a reload, delete it', async ({
     page,
   }) => {
+    await page.addInitScript(() => window.localStorage.setItem('appMode', 'light'));
     await page.goto('/model');
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
     await expect(page.getByRole('heading', { name: 'No model connections yet' })).toBeVisible();
 
     await addChatConnection(page, 'Local chat');
