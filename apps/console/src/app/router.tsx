@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
           leaf({ path: 'user/add', lazy: lazyRoute(() => import('./routes/users/user-add-page')) }),
           leaf({ path: 'user/view', lazy: lazyRoute(() => import('./routes/users/user-view-page')) }),
           leaf({ path: 'file', lazy: lazyRoute(() => import('./routes/files/file-manager-page')) }),
+          leaf({ path: 'model', lazy: lazyRoute(() => import('./routes/model/model-page')) }),
           leaf({ path: 'bot/gallery', lazy: lazyRoute(() => import('./routes/files/gallery-page')) }),
           leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
           leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),

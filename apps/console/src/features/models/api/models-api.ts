@@ -1,0 +1,63 @@
+import {
+  ModelListSchema,
+  ModelSchema,
+  ModelTestResultSchema,
+  type CreateModelBody,
+  type Model,
+  type ModelTestResult,
+  type UpdateModelBody,
+} from '@omnibot/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** Query keys of the model connections; invalidating `modelsKeys.all` refreshes the list. */
+export const modelsKeys = {
+  all: ['models'] as const,
+  list: ['models', 'list'] as const,
+};
+
+const modelPath = (id: string) => `/v1/models/${encodeURIComponent(id)}`;
+
+export const getModels = (signal?: AbortSignal): Promise<Model[]> =>
+  api.get('/v1/models', { schema: ModelListSchema, signal }).then((list) => list.items);
+
+export const createModel = (body: CreateModelBody): Promise<Model> =>
+  api.post('/v1/models', body, { schema: ModelSchema });
+
+export const updateModel = (id: string, body: UpdateModelBody): Promise<Model> =>
+  api.patch(modelPath(id), body, { schema: ModelSchema });
+
+export const deleteModel = (id: string): Promise<void> => api.delete(modelPath(id));
+
+export const testModel = (id: string): Promise<ModelTestResult> =>
+  api.post(`${modelPath(id)}/test`, undefined, { schema: ModelTestResultSchema });
+
+export const getModelsQueryOptions = () =>
+  queryOptions({ queryKey: modelsKeys.list, queryFn: ({ signal }) => getModels(signal) });
+
+export const useModels = () => useQuery(getModelsQueryOptions());
+
+/**
+ * Create or change a connection. The body may hold an API key: `gcTime: 0` drops the mutation (and the key in
+ * its variables) as soon as no screen uses it, and the answer only ever holds the key's mask.
+ */
+export function useSaveModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: { id: null; body: CreateModelBody } | { id: string; body: UpdateModelBody }) =>
+      change.id === null ? createModel(change.body) : updateModel(change.id, change.body),
+    gcTime: 0,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: modelsKeys.all }),
+  });
+}
+
+export function useDeleteModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteModel(id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: modelsKeys.all }),
+  });
+}
+
+/** A tiny real call through the connection; the answer is ok with its latency or the provider's refusal. */
+export const useTestModel = () => useMutation({ mutationFn: (id: string) => testModel(id) });
