@@ -74,6 +74,11 @@ export const INGESTION_ERRORS = {
   'parse/too-large': 'The document is larger than the size limit.',
 } as const;
 
+/** Refusals of the prompt routes beyond the general ones. */
+export const PROMPT_ERRORS = {
+  'prompt/name-taken': 'Another prompt of your organisation already has this name.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -87,6 +92,7 @@ export type ErrorCode =
   | keyof typeof EXTRA_AUTH_ERRORS
   | StorageErrorCode
   | keyof typeof INGESTION_ERRORS
+  | keyof typeof PROMPT_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -106,6 +112,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...EXTRA_AUTH_ERRORS,
   ...storageErrors,
   ...INGESTION_ERRORS,
+  ...PROMPT_ERRORS,
   ...CLIENT_ERRORS,
 };
 

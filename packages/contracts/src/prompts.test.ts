@@ -84,9 +84,7 @@ describe('prompt bodies', () => {
     expect(CreatePromptBodySchema.safeParse({ name: 'P', template: '{{question' }).success).toBe(false);
     expect(CreatePromptBodySchema.safeParse({ name: ' ', template: 'x' }).success).toBe(false);
     expect(CreatePromptBodySchema.safeParse({ name: 'x'.repeat(121), template: 'x' }).success).toBe(false);
-    expect(CreatePromptBodySchema.safeParse({ name: 'P', template: 'x'.repeat(20_001) }).success).toBe(
-      false,
-    );
+    expect(CreatePromptBodySchema.safeParse({ name: 'P', template: 'x'.repeat(20_001) }).success).toBe(false);
     expect(CreatePromptBodySchema.safeParse({ name: 'P', template: '   ' }).success).toBe(false);
     expect(CreatePromptBodySchema.safeParse({ name: 'P', template: 'a\u0000' }).success).toBe(false);
     expect(CreatePromptBodySchema.safeParse({ name: 'P', template: 'x', extra: 1 }).success).toBe(false);

@@ -73,8 +73,7 @@ export function promptVariables(template: string): PromptVariableScan {
     const close = template.indexOf('}}', open + 2);
     const nextOpen = template.indexOf('{{', open + 2);
     const end = close !== -1 && (nextOpen === -1 || close < nextOpen) ? close + 2 : -1;
-    const written =
-      end === -1 ? (template.slice(open).split(/\s/u)[0] ?? '{{') : template.slice(open, end);
+    const written = end === -1 ? (template.slice(open).split(/\s/u)[0] ?? '{{') : template.slice(open, end);
     const shown = written.length > 40 ? `${written.slice(0, 40)}…` : written;
     if (!malformed.includes(shown)) malformed.push(shown);
     index = end === -1 ? open + 2 : end;
@@ -161,10 +160,7 @@ export function diffLines(before: string, after: string): DiffRow[] {
 }
 
 const text = (label: string, max: number) =>
-  safeString()
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+  safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
 export const PromptNameSchema = text('The name', PROMPT_NAME_MAX);
 export const PromptDescriptionSchema = safeString()
@@ -206,7 +202,11 @@ export type PromptListQuery = z.infer<typeof PromptListQuerySchema>;
 export const PromptIdParamsSchema = z.object({ id: z.uuid('Unknown prompt id') });
 export const PromptVersionParamsSchema = z.object({
   id: z.uuid('Unknown prompt id'),
-  version: z.coerce.number().int('Unknown version').min(1, 'Unknown version').max(1_000_000, 'Unknown version'),
+  version: z.coerce
+    .number()
+    .int('Unknown version')
+    .min(1, 'Unknown version')
+    .max(1_000_000, 'Unknown version'),
 });
 
 const PromptVariableValuesSchema = z.strictObject(

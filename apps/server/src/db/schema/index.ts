@@ -9,3 +9,4 @@ export * from './rate-limit-counters';
 export * from './files';
 export * from './audit-log';
 export * from './models';
+export * from './prompts';
