@@ -61,8 +61,8 @@ export function PromptForm({ initialValues, submitLabel, isSaving, onSubmit, act
               <Textarea
                 label="Description"
                 description="Optional: what this prompt is for."
-                autosize
-                minRows={2}
+                rows={2}
+                resize="vertical"
                 maxLength={PROMPT_DESCRIPTION_MAX}
                 key={form.key('description')}
                 {...form.getInputProps('description')}

@@ -36,9 +36,8 @@ export function TemplateEditor({ value, onChange, error, onBlur }: TemplateEdito
         label="Template"
         description="What the model receives. Use the variables below; they are filled in for every question."
         required
-        autosize
-        minRows={10}
-        maxRows={24}
+        rows={14}
+        resize="vertical"
         maxLength={PROMPT_TEMPLATE_MAX}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}

@@ -77,7 +77,7 @@ export function VersionDiff({ before, after }: VersionDiffProps) {
   const changed = rows.filter((row) => row.kind !== 'same').length;
   return (
     <Stack gap="xs">
-      <Text size="sm" c="dimmed" role="status">
+      <Text size="sm" c="dimmed" aria-live="polite" data-testid="diff-summary">
         {changed === 0
           ? 'The two versions are identical.'
           : `${changed} ${changed === 1 ? 'line differs' : 'lines differ'}.`}
