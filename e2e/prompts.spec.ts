@@ -62,8 +62,12 @@ test.describe('prompts', () => {
     signInWithApi(page, defined(baseURL), MASTER.email, MASTER.password),
   );
 
-  test('compose, save a second version, see the diff and restore the first', async ({ page }) => {
+  test('compose, save a second version, see the diff and restore the first (light mode)', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => window.localStorage.setItem('appMode', 'light'));
     await composeCompareRestore(page, 'Help desk answers');
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
     const name = 'Help desk answers';
     await page.goto(`/prompt?q=${encodeURIComponent(name)}`);
     await expect(page.getByRole('link', { name })).toBeVisible();

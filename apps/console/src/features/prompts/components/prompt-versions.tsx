@@ -1,4 +1,4 @@
-import { Button, Card, Group, Select, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, Select, Skeleton, Stack, Text } from '@mantine/core';
 import type { PromptVersionSummary } from '@omnibot/contracts';
 import { IconRestore } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -88,41 +88,48 @@ export function PromptVersions({ promptId }: { promptId: string }) {
           <Text fw={600} id="prompt-versions-title">
             Versions
           </Text>
-          <Table.ScrollContainer minWidth={360}>
-            <Table verticalSpacing="xs" aria-labelledby="prompt-versions-title">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Version</Table.Th>
-                  <Table.Th>Saved</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((item) => (
-                  <Table.Tr key={item.version}>
-                    <Table.Td>{label(item.version, current)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(item.created_at)}</Table.Td>
-                    <Table.Td ta="right">
-                      {item.version !== current && (
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          leftSection={<IconRestore size={14} aria-hidden="true" />}
-                          loading={restore.isPending && restore.variables === item.version}
-                          onClick={() => void onRestore(item)}
-                          aria-label={`Restore version ${item.version}`}
-                        >
-                          Restore
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Stack
+            component="ol"
+            gap={0}
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+            aria-labelledby="prompt-versions-title"
+          >
+            {items.map((item) => (
+              <Group
+                component="li"
+                key={item.version}
+                justify="space-between"
+                wrap="nowrap"
+                gap="sm"
+                py="xs"
+                style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+              >
+                <Stack gap={0} miw={0}>
+                  <Text size="sm" fw={500}>
+                    {label(item.version, current)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    Saved {formatDateTime(item.created_at)}
+                  </Text>
+                </Stack>
+                {item.version !== current && (
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    leftSection={<IconRestore size={14} aria-hidden="true" />}
+                    loading={restore.isPending && restore.variables === item.version}
+                    onClick={() => void onRestore(item)}
+                    aria-label={`Restore version ${item.version}`}
+                    style={{ flex: 'none' }}
+                  >
+                    Restore
+                  </Button>
+                )}
+              </Group>
+            ))}
+          </Stack>
         </Stack>
       </Card>
 
