@@ -103,6 +103,11 @@ describe('prompts CRUD and versions', () => {
       (await call('GET', '/v1/prompts?q=help%20desk&page=1&page_size=10', who.alice)).json(),
     );
     expect(found.items.map((item) => item.name)).toEqual(['Support answers']);
+    // `%` and `_` are matched literally, not as LIKE wildcards.
+    for (const q of ['%25', '_']) {
+      const literal = PromptListSchema.parse((await call('GET', `/v1/prompts?q=${q}`, who.alice)).json());
+      expect(literal.total, q).toBe(0);
+    }
     const paged = PromptListSchema.parse(
       (await call('GET', '/v1/prompts?page=2&page_size=1', who.alice)).json(),
     );
