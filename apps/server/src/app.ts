@@ -25,6 +25,7 @@ import { RateLimits } from './modules/auth/rate-limits';
 import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { modelRoutes } from './modules/models/models.routes';
+import { promptRoutes } from './modules/prompts/prompts.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
@@ -173,6 +174,7 @@ export async function buildApp({
   accountRoutes(app, { auth, db, env });
   await registerFiles(app, { auth, db, env });
   await modelRoutes(app, { auth, db, env });
+  await promptRoutes(app, { auth, db });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.

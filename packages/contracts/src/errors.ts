@@ -86,6 +86,11 @@ export const MODEL_ERRORS = {
   'provider/error': 'The provider answered with an error.',
 } as const;
 
+/** Refusals of the prompt routes beyond the general ones. */
+export const PROMPT_ERRORS = {
+  'prompt/name-taken': 'Another prompt of your organisation already has this name.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -100,6 +105,7 @@ export type ErrorCode =
   | StorageErrorCode
   | keyof typeof INGESTION_ERRORS
   | keyof typeof MODEL_ERRORS
+  | keyof typeof PROMPT_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -120,6 +126,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...storageErrors,
   ...INGESTION_ERRORS,
   ...MODEL_ERRORS,
+  ...PROMPT_ERRORS,
   ...CLIENT_ERRORS,
 };
 

@@ -6,3 +6,4 @@ export * from './errors';
 export * from './files';
 export * from './text';
 export * from './models';
+export * from './prompts';

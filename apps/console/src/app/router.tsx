@@ -56,6 +56,15 @@ export const routes: RouteObject[] = [
           leaf({ path: 'file', lazy: lazyRoute(() => import('./routes/files/file-manager-page')) }),
           leaf({ path: 'model', lazy: lazyRoute(() => import('./routes/model/model-page')) }),
           leaf({ path: 'bot/gallery', lazy: lazyRoute(() => import('./routes/files/gallery-page')) }),
+          leaf({ path: 'prompt', lazy: lazyRoute(() => import('./routes/prompt/prompt-list-page')) }),
+          leaf({
+            path: 'prompt/compose',
+            lazy: lazyRoute(() => import('./routes/prompt/prompt-compose-page')),
+          }),
+          leaf({
+            path: 'prompt/detail/:id',
+            lazy: lazyRoute(() => import('./routes/prompt/prompt-detail-page')),
+          }),
           leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
           leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),
           leaf({ path: 'tenant/view', lazy: lazyRoute(() => import('./routes/tenant/tenant-view-page')) }),

@@ -10,3 +10,4 @@ export * from './files';
 export * from './audit-log';
 export * from './models';
 export * from './knowledge';
+export * from './prompts';
