@@ -17,8 +17,8 @@ import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
 import { principalOf, requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
-import { presentAccount, presentSubscription } from './accounts.presenter';
 import { ACCOUNT_NOT_FOUND } from '../tenancy/tenant-access';
+import { presentAccount, presentSubscription } from './accounts.presenter';
 import {
   type AccountsContext,
   createTenant,

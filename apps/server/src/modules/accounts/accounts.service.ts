@@ -19,10 +19,10 @@ import { isCurrentSubscriptionSql, tenantHoldsFeature } from '../../plugins/feat
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import {
+  canManage,
+  canReachTenant,
   descendantIds,
   isSameOrAncestor,
-  canReachTenant,
-  canManage,
   manageableTenant,
   readableTenant,
 } from '../tenancy/tenant-access';
