@@ -13,21 +13,21 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
+import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
 import { principalOf, requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
+import { ACCOUNT_NOT_FOUND } from '../tenancy/tenant-access';
 import { presentAccount, presentSubscription } from './accounts.presenter';
 import {
-  ACCOUNT_NOT_FOUND,
   type AccountsContext,
   createTenant,
-  findTenantByDomain,
   listChildren,
-  readableTenant,
+  readAccount,
   updateTenant,
 } from './accounts.service';
 import { credentialRoutes } from './credentials.routes';
-import { type AccountRouteOptions, actorOf, assertAppId, TAGS, TenantParamsSchema } from './route-kit';
+import { type AccountRouteOptions, assertAppId, TAGS, TenantParamsSchema } from './route-kit';
 import { subscriptionRoutes } from './subscriptions.routes';
 import { userRoutes } from './users.routes';
 
@@ -92,14 +92,12 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
     async (request) => {
       const { tenant_id } = request.params;
       const { type, data } = request.query;
-      const principal = principalOf(request);
-      let tenant;
+      let domain: string | undefined;
       if (type === 'domain') {
         if (!data) throw badRequest('querystring.data: a domain is required');
-        tenant = await findTenantByDomain(db, principal, tenant_id, data);
-      } else {
-        tenant = await readableTenant(db, principal, tenant_id);
+        domain = data;
       }
+      const tenant = await readAccount(db, principalOf(request), tenant_id, domain);
       return tenant ? [presentAccount(tenant)] : [{ code: 404, message: ACCOUNT_NOT_FOUND }];
     },
   );

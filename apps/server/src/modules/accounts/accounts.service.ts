@@ -6,25 +6,26 @@ import {
   type UpdateAccountBody,
 } from '@omnibot/contracts';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client';
-import {
-  auditLog,
-  authSessions,
-  authUsers,
-  credentials,
-  subscriptions,
-  tenants,
-  type TenantRow,
-  users,
-} from '../../db/schema';
+import type { Db } from '../../db/client';
+import { authSessions, authUsers, credentials, subscriptions, tenants, users } from '../../db/schema';
 import type { Env } from '../../env';
-import { AppError, forbidden, notFound } from '../../lib/errors';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { AppError, forbidden } from '../../lib/errors';
 import { shortId } from '../../lib/ids';
 import { theRow } from '../../lib/rows';
+import { isUniqueViolation } from '../../lib/unique-violation';
 import type { Mailer } from '../../lib/mailer';
 import { isCurrentSubscriptionSql, tenantHoldsFeature } from '../../plugins/feature-guard';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
+import {
+  canManage,
+  canReachTenant,
+  descendantIds,
+  isSameOrAncestor,
+  manageableTenant,
+  readableTenant,
+} from '../tenancy/tenant-access';
 import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
 
 /** What the account services need. */
@@ -33,105 +34,6 @@ export interface AccountsContext {
   auth: Auth;
   env: Env;
   mailer: Mailer;
-}
-
-/** The caller of a write: who, and from which address (for the audit log). */
-export interface Actor {
-  principal: Principal;
-  ip: string;
-}
-
-export const ACCOUNT_NOT_FOUND = 'Account not found';
-
-/** True when `ancestorId` is `tenantId` itself or one of its ancestors. */
-export async function isSameOrAncestor(db: Db, ancestorId: string, tenantId: string): Promise<boolean> {
-  const result = await db.execute(sql`
-    with recursive chain as (
-      select tenant_id, parent_tenant_id, 0 as depth from ${tenants} where tenant_id = ${tenantId}
-      union all
-      select t.tenant_id, t.parent_tenant_id, chain.depth + 1 from ${tenants} t
-        join chain on t.tenant_id = chain.parent_tenant_id where chain.depth < 32
-    )
-    select 1 as found from chain where tenant_id = ${ancestorId} limit 1`);
-  return rowsOf(result).length > 0;
-}
-
-/** The ids of a tenant's descendants (not the tenant itself). */
-export async function descendantIds(db: Db, tenantId: string): Promise<string[]> {
-  const result = await db.execute(sql`
-    with recursive tree as (
-      select tenant_id, 0 as depth from ${tenants} where parent_tenant_id = ${tenantId}
-      union all
-      select t.tenant_id, tree.depth + 1 from ${tenants} t
-        join tree on t.parent_tenant_id = tree.tenant_id where tree.depth < 32
-    )
-    select tenant_id from tree`);
-  return rowsOf<{ tenant_id: string }>(result).map((row) => row.tenant_id);
-}
-
-/** Administrators, masters and API credentials may change things; users and agents only read. */
-export const canManage = (principal: Principal) =>
-  principal.role === 'master' || principal.role === 'administrator';
-
-/**
- * Whether the principal may see tenant `tenantId`: a master sees every tenant, an administrator (or an API
- * credential) its own tenant and its descendants, anybody else only their own tenant.
- */
-export async function canReachTenant(db: Db, principal: Principal, tenantId: string): Promise<boolean> {
-  if (principal.role === 'master') return true;
-  if (principal.tenantId === tenantId) return true;
-  if (principal.role !== 'administrator') return false;
-  return isSameOrAncestor(db, principal.tenantId, tenantId);
-}
-
-export async function findTenant(db: Db, tenantId: string) {
-  const [row] = await db.select().from(tenants).where(eq(tenants.tenantId, tenantId)).limit(1);
-  return row;
-}
-
-/** The tenant when the principal may read it; undefined otherwise, so foreign and missing look the same. */
-export async function readableTenant(db: Db, principal: Principal, tenantId: string) {
-  return (await canReachTenant(db, principal, tenantId)) ? findTenant(db, tenantId) : undefined;
-}
-
-/** The tenant a write targets: 404 when the principal cannot see it, 403 when it may see but not change it. */
-export async function manageableTenant(
-  db: Db,
-  principal: Principal,
-  tenantId: string,
-  missing = ACCOUNT_NOT_FOUND,
-): Promise<TenantRow> {
-  const tenant = await readableTenant(db, principal, tenantId);
-  if (!tenant) throw notFound(missing);
-  if (!canManage(principal)) throw forbidden('Only an administrator can change this organisation.');
-  return tenant;
-}
-
-/** Writes one audit row: who (user or credential), what, on which tenant, from which IP. Never a secret. */
-export async function writeAudit(
-  db: Db,
-  actor: Actor,
-  entry: { tenantId: string; action: string; target: string; details?: Record<string, unknown> },
-) {
-  await db.insert(auditLog).values({
-    tenantId: entry.tenantId,
-    actorId: actorId(actor.principal),
-    actorKind: actor.principal.kind,
-    action: entry.action,
-    target: entry.target,
-    ip: actor.ip,
-    details: entry.details ?? {},
-  });
-}
-
-/** PostgreSQL's unique_violation, under whatever wrapping the driver and drizzle add. */
-export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
@@ -190,6 +92,13 @@ export async function findTenantByDomain(db: Db, principal: Principal, tenantId:
     (await isSameOrAncestor(db, scope.tenantId, found.tenantId)) &&
     (await canReachTenant(db, principal, found.tenantId));
   return inScope ? found : undefined;
+}
+
+/** A readable tenant, or with `domain` the tenant holding it inside that one's subtree; undefined otherwise. */
+export async function readAccount(db: Db, principal: Principal, tenantId: string, domain?: string) {
+  return domain === undefined
+    ? readableTenant(db, principal, tenantId)
+    : findTenantByDomain(db, principal, tenantId, domain);
 }
 
 const catalogueNames = (codes: string[]) =>
@@ -366,12 +275,4 @@ export async function findProfile(db: Db, tenantId: string, by: 'email' | 'user_
 export async function findCredential(db: Db, tenantId: string) {
   const [row] = await db.select().from(credentials).where(eq(credentials.tenantId, tenantId)).limit(1);
   return row;
-}
-
-export async function listSubscriptions(db: Db, tenantId: string) {
-  return db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.tenantId, tenantId))
-    .orderBy(asc(subscriptions.code));
 }

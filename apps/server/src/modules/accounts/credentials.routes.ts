@@ -5,11 +5,11 @@ import {
   NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../lib/audit';
 import { principalOf } from '../../plugins/principal';
 import { maskSecret } from './accounts.presenter';
-import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
-import { findCredential, readableTenant } from './accounts.service';
-import { changeCredential, type CredentialChange } from './credentials.service';
+import { changeCredential, type CredentialChange, readCredential } from './credentials.service';
+import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';
 
 const CHANGES: Array<{ method: 'POST' | 'PUT'; path: string; change: CredentialChange; summary: string }> = [
   {
@@ -46,10 +46,7 @@ export const credentialRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = asyn
       },
     },
     async (request) => {
-      const { tenant_id } = request.params;
-      const credential = (await readableTenant(db, principalOf(request), tenant_id))
-        ? await findCredential(db, tenant_id)
-        : undefined;
+      const credential = await readCredential(db, principalOf(request), request.params.tenant_id);
       if (!credential) return { code: 404 as const, message: 'No credential' };
       return { code: 200 as const, key: credential.key, secret: maskSecret(credential.secretLast4) };
     },

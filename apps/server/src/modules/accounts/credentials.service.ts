@@ -1,17 +1,13 @@
 import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { credentials, type CredentialRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { theRow } from '../../lib/rows';
-import { actorId } from '../../plugins/principal';
-import {
-  type AccountsContext,
-  type Actor,
-  conflict,
-  findCredential,
-  isUniqueViolation,
-  manageableTenant,
-  writeAudit,
-} from './accounts.service';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { isUniqueViolation } from '../../lib/unique-violation';
+import { actorId, type Principal } from '../../plugins/principal';
+import { manageableTenant, readableTenant } from '../tenancy/tenant-access';
+import { type AccountsContext, conflict, findCredential } from './accounts.service';
 import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
 
 export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
@@ -20,6 +16,11 @@ export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
 export interface CredentialChanged {
   row: CredentialRow;
   secret: string | null;
+}
+
+/** The credential of a readable tenant; undefined when there is none or the principal cannot read the tenant. */
+export async function readCredential(db: Db, principal: Principal, tenantId: string) {
+  return (await readableTenant(db, principal, tenantId)) ? findCredential(db, tenantId) : undefined;
 }
 
 const noCredential = () => notFound('This organisation has no credential yet. Create one first.');

@@ -1,9 +1,8 @@
 import { APP_ID_HEADER, TenantIdSchema } from '@omnibot/contracts';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { principalOf } from '../../plugins/principal';
-import type { AccountsContext, Actor } from './accounts.service';
+import type { AccountsContext } from './accounts.service';
 
 export const TenantParamsSchema = z.object({ tenant_id: TenantIdSchema });
 export const TAGS = ['account service'];
@@ -25,9 +24,3 @@ export function assertAppId(headers: Record<string, unknown>) {
     );
   }
 }
-
-/** The principal and address of a request that passed the guard. */
-export const actorOf = (request: FastifyRequest): Actor => ({
-  principal: principalOf(request),
-  ip: request.ip,
-});

@@ -7,12 +7,17 @@ import {
   NoQuerySchema,
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { principalOf } from '../../plugins/principal';
 import { z } from 'zod';
+import { actorOf } from '../../lib/audit';
+import { principalOf } from '../../plugins/principal';
 import { presentSubscription } from './accounts.presenter';
-import { listSubscriptions, readableTenant } from './accounts.service';
-import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
-import { createSubscription, findSubscription, updateSubscription } from './subscriptions.service';
+import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';
+import {
+  createSubscription,
+  findSubscription,
+  listSubscriptions,
+  updateSubscription,
+} from './subscriptions.service';
 
 const SubscriptionParamsSchema = TenantParamsSchema.extend({ id: z.uuid() });
 
@@ -32,10 +37,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = as
       },
     },
     async (request) => {
-      const { tenant_id } = request.params;
-      const rows = (await readableTenant(db, principalOf(request), tenant_id))
-        ? await listSubscriptions(db, tenant_id)
-        : [];
+      const rows = await listSubscriptions(db, principalOf(request), request.params.tenant_id);
       if (rows.length === 0) return { code: 404 as const, message: 'No subscription' };
       return { code: 200 as const, items: rows.map(presentSubscription) };
     },

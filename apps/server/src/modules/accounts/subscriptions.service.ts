@@ -4,25 +4,29 @@ import {
   SUBSCRIPTION_CATALOGUE,
   type UpdateSubscriptionBody,
 } from '@omnibot/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { subscriptions, type TenantRow } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { theRow } from '../../lib/rows';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import { actorId, type Principal } from '../../plugins/principal';
-import {
-  type AccountsContext,
-  type Actor,
-  conflict,
-  descendantIds,
-  isUniqueViolation,
-  manageableTenant,
-  readableTenant,
-  writeAudit,
-} from './accounts.service';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { isUniqueViolation } from '../../lib/unique-violation';
+import { descendantIds, manageableTenant, readableTenant } from '../tenancy/tenant-access';
+import { type AccountsContext, conflict } from './accounts.service';
 
 const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';
+
+/** The subscriptions of a readable tenant, by code; none when the principal cannot read the tenant. */
+export async function listSubscriptions(db: Db, principal: Principal, tenantId: string) {
+  if (!(await readableTenant(db, principal, tenantId))) return [];
+  return db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.tenantId, tenantId))
+    .orderBy(asc(subscriptions.code));
+}
 
 /** One subscription of a readable tenant, or undefined. */
 export async function findSubscription(db: Db, principal: Principal, tenantId: string, id: string) {

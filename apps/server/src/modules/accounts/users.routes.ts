@@ -11,12 +11,12 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
 import { principalOf } from '../../plugins/principal';
 import { presentProfile } from './accounts.presenter';
-import { canManage, findProfile, readableTenant } from './accounts.service';
-import { type AccountRouteOptions, actorOf, TAGS, TenantParamsSchema } from './route-kit';
-import { createUser, listUsers, updateUser } from './users.service';
+import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';
+import { createUser, listUsers, readProfile, updateUser } from './users.service';
 
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const notFoundItem = [{ code: 404, message: 'User not found' }];
@@ -64,17 +64,12 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
     },
     async (request) => {
       const { tenant_id, key } = request.params;
-      const principal = principalOf(request);
       const wellFormed =
         request.query.type === 'email' ? EmailSchema.safeParse(key).success : USER_ID.test(key);
       if (!wellFormed)
         throw badRequest(`params.key: not a valid ${request.query.type === 'email' ? 'e-mail' : 'user id'}`);
-      if (!(await readableTenant(db, principal, tenant_id))) return notFoundItem;
-      const found = await findProfile(db, tenant_id, request.query.type, key);
-      // Users and agents may read their own profile only.
-      const mayRead =
-        found && (canManage(principal) || (principal.kind === 'user' && found.user.id === principal.userId));
-      return mayRead ? [presentProfile(found.user, found.emailVerified)] : notFoundItem;
+      const found = await readProfile(db, principalOf(request), tenant_id, request.query.type, key);
+      return found ? [presentProfile(found.user, found.emailVerified)] : notFoundItem;
     },
   );
 

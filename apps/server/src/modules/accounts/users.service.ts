@@ -18,16 +18,10 @@ import { theRow } from '../../lib/rows';
 import { actorId, type Principal } from '../../plugins/principal';
 import { invitationMail } from '../auth/auth-mails';
 import { domainOwner, isAllowedEmailDomain } from '../auth/email-domains';
-import {
-  type AccountsContext,
-  type Actor,
-  canManage,
-  isSameOrAncestor,
-  isUniqueViolation,
-  manageableTenant,
-  readableTenant,
-  writeAudit,
-} from './accounts.service';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { isUniqueViolation } from '../../lib/unique-violation';
+import { canManage, isSameOrAncestor, manageableTenant, readableTenant } from '../tenancy/tenant-access';
+import { type AccountsContext, findProfile } from './accounts.service';
 
 const USER_NOT_FOUND = 'User not found';
 /** How long an invitation's set-password link works. */
@@ -88,6 +82,21 @@ export async function listUsers(db: Db, principal: Principal, tenantId: string, 
     db.select({ total: count() }).from(users).where(where),
   ]);
   return { rows, total: total?.total ?? 0 };
+}
+
+/** A readable tenant's user by e-mail or id; users and agents may read their own profile only. */
+export async function readProfile(
+  db: Db,
+  principal: Principal,
+  tenantId: string,
+  by: 'email' | 'user_id',
+  value: string,
+) {
+  if (!(await readableTenant(db, principal, tenantId))) return undefined;
+  const found = await findProfile(db, tenantId, by, value);
+  const mayRead =
+    found && (canManage(principal) || (principal.kind === 'user' && found.user.id === principal.userId));
+  return mayRead ? found : undefined;
 }
 
 /** An address on a domain owned by a tenant outside the caller's subtree is that tenant's (masters excepted). */

@@ -1,4 +1,3 @@
-import { actorOf } from '../accounts/route-kit';
 import {
   AvailableModelListSchema,
   AvailableModelsQuerySchema,
@@ -17,6 +16,7 @@ import { z } from 'zod';
 import { loadAuthSecret } from '../../bootstrap';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
+import { actorOf } from '../../lib/audit';
 import { createSecretBox } from '../../lib/secret-box';
 import { requireFeature } from '../../plugins/feature-guard';
 import { requirePrincipal } from '../../plugins/principal';

@@ -9,10 +9,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { rowsOf, type Db } from '../../db/client';
 import { models, modelShares, type ModelRow, tenants } from '../../db/schema';
+import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { actorId, type Principal } from '../../plugins/principal';
-import { type Actor, writeAudit } from '../accounts/accounts.service';
 import { modelFromRow, ProviderError } from './providers';
 
 export interface ModelsDeps {

@@ -1,7 +1,6 @@
 import { AccountResultSchema, type Account, type UpdateAccountBody } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { accountQueryKey } from './get-account';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 export type AccountChanges = Pick<UpdateAccountBody, 'name' | 'address' | 'info'>;
 
@@ -21,6 +20,6 @@ export function useUpdateAccount() {
   return useMutation({
     mutationFn: ({ account, changes }: { account: Account; changes: AccountChanges }) =>
       updateAccount(account, changes),
-    onSuccess: (account) => queryClient.setQueryData(accountQueryKey(account.tenant_id), account),
+    onSuccess: (account) => queryClient.setQueryData(accountKeys.detail(account.tenant_id), account),
   });
 }

@@ -1,7 +1,6 @@
 import { CredentialSecretSchema, type CredentialSecret } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { credentialQueryKey } from './get-credential';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** The four credential changes: create (POST credential), reset (PUT credential), new key, new secret. */
 export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
@@ -32,6 +31,6 @@ export function useChangeCredential(tenantId: string) {
     mutationFn: (change: CredentialChange) => changeCredential(tenantId, change),
     // Nothing keeps the answer (and its secret) once no screen shows it.
     gcTime: 0,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: credentialQueryKey(tenantId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.credential(tenantId) }),
   });
 }

@@ -1,5 +1,6 @@
 import { FeatureCodeSchema } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountKeys } from '../../../lib/account-api';
 import type { AssignmentChange } from '../utils/subscription-state';
 import { createSubscription } from './create-subscription';
 import { updateSubscription } from './update-subscription';
@@ -43,6 +44,6 @@ export function useApplyAssignment() {
       }
       return outcome;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['subscriptions'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.subscriptionLists() }),
   });
 }

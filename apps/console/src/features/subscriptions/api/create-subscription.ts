@@ -1,7 +1,6 @@
 import { SubscriptionResultSchema, type CreateSubscriptionBody, type Subscription } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { subscriptionsQueryKey } from './get-subscriptions';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** POST /v1/Account/{tenant_id}/Subscription: a parent gives a child a code it holds. */
 export async function createSubscription(
@@ -20,6 +19,6 @@ export function useCreateSubscription() {
     mutationFn: ({ tenantId, body }: { tenantId: string; body: CreateSubscriptionBody }) =>
       createSubscription(tenantId, body),
     onSettled: (_data, _error, { tenantId }) =>
-      queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey(tenantId) }),
+      queryClient.invalidateQueries({ queryKey: accountKeys.subscriptions(tenantId) }),
   });
 }

@@ -1,6 +1,6 @@
 import { SubscriptionResultSchema, type Subscription, type UpdateSubscriptionBody } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** PUT /v1/Account/{tenant_id}/Subscription/{id}: status and period (revoking cascades to descendants). */
 export async function updateSubscription(
@@ -31,6 +31,6 @@ export function useUpdateSubscription() {
       changes: Pick<UpdateSubscriptionBody, 'status' | 'starts_at' | 'ends_at'>;
     }) => updateSubscription(subscription, changes),
     // A revocation also revokes the code below the tenant: every subscription list may have changed.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['subscriptions'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.subscriptionLists() }),
   });
 }

@@ -1,7 +1,6 @@
 import { AccountCreatedSchema, type AccountCreated, type CreateAccountBody } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { childTenantsQueryKey } from './get-child-tenants';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** POST /v1/Account(?tenant_id=parent): the child, its credential (secret in full, once) and subscriptions. */
 export const createTenant = (parentId: string, body: CreateAccountBody): Promise<AccountCreated> =>
@@ -15,8 +14,8 @@ export function useCreateTenant(parentId: string) {
     gcTime: 0,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: childTenantsQueryKey(parentId) }),
-        queryClient.invalidateQueries({ queryKey: ['tenant-records'] }),
+        queryClient.invalidateQueries({ queryKey: accountKeys.children(parentId) }),
+        queryClient.invalidateQueries({ queryKey: accountKeys.recordLists() }),
       ]),
   });
 }

@@ -1,9 +1,8 @@
 import type { Account } from '@omnibot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getChildAccountList } from '../../../lib/account-api';
+import { accountKeys, getAccount, getChildAccountList } from '../../../lib/account-api';
 import { ApiError } from '../../../lib/api-client';
 import { tenantRecordCalls, tenantRecords, type TenantListOutcome } from '../utils/tenant-records';
-import { getTenant } from './get-tenant';
 
 /** The list call as the type rules see it: a server error reports 500; anything else still throws. */
 async function listOutcome(tenantId: string, signal?: AbortSignal): Promise<TenantListOutcome> {
@@ -27,7 +26,7 @@ export async function getTenantRecords(
 ): Promise<Account[]> {
   const calls = tenantRecordCalls(tenantType);
   const [single, list] = await Promise.all([
-    calls.single ? getTenant(tenantId, signal) : Promise.resolve(null),
+    calls.single ? getAccount(tenantId, signal) : Promise.resolve(null),
     calls.list ? listOutcome(tenantId, signal) : Promise.resolve(null),
   ]);
   if (tenantType === '1' && list?.code === 500) {
@@ -38,7 +37,7 @@ export async function getTenantRecords(
 
 export const getTenantRecordsQueryOptions = (tenantId: string, tenantType: string) =>
   queryOptions({
-    queryKey: ['tenant-records', tenantId, tenantType] as const,
+    queryKey: accountKeys.records(tenantId, tenantType),
     queryFn: ({ signal }) => getTenantRecords(tenantId, tenantType, signal),
   });
 

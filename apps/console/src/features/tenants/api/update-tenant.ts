@@ -1,7 +1,6 @@
 import { AccountResultSchema, type Account, type UpdateAccountBody } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { tenantQueryKey } from './get-tenant';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** PUT /v1/Account/{tenant_id}: the full object (name, address, info; is_active only from above). */
 export async function updateTenant(tenantId: string, body: UpdateAccountBody): Promise<Account> {
@@ -14,10 +13,10 @@ export function useUpdateTenant(tenantId: string) {
   return useMutation({
     mutationFn: (body: UpdateAccountBody) => updateTenant(tenantId, body),
     onSuccess: (account) => {
-      queryClient.setQueryData(tenantQueryKey(tenantId), account);
+      queryClient.setQueryData(accountKeys.detail(tenantId), account);
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['tenant-children'] }),
-        queryClient.invalidateQueries({ queryKey: ['tenant-records'] }),
+        queryClient.invalidateQueries({ queryKey: accountKeys.childLists() }),
+        queryClient.invalidateQueries({ queryKey: accountKeys.recordLists() }),
       ]);
     },
   });

@@ -1,7 +1,6 @@
 import { UserResultSchema, type CreateUserBody, type Profile } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { usersQueryKey } from './get-user';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** POST /v1/Account/{tenant_id}/User: creates the user and mails them an invitation with a set-password link. */
 export function createUser(tenantId: string, body: CreateUserBody): Promise<Profile> {
@@ -15,7 +14,6 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: ({ tenantId, body }: { tenantId: string; body: CreateUserBody }) =>
       createUser(tenantId, body),
-    onSuccess: (user) =>
-      queryClient.invalidateQueries({ queryKey: [...usersQueryKey(user.tenant_id), 'list'] }),
+    onSuccess: (user) => queryClient.invalidateQueries({ queryKey: accountKeys.userLists(user.tenant_id) }),
   });
 }

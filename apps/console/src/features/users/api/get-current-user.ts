@@ -1,12 +1,10 @@
 import type { Profile } from '@omnibot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { accountKeys, getUser } from '../../../lib/account-api';
 import { api } from '../../../lib/api-client';
-import { getUser } from './get-user';
 
 const SessionIdsSchema = z.object({ user_id: z.string(), tenant_id: z.string() });
-
-export const CURRENT_USER_QUERY_KEY = ['users', 'me'] as const;
 
 /** The signed-in user's own profile: who is signed in (GET /v1/session), then their account-service record. */
 export async function getCurrentUser(signal?: AbortSignal): Promise<Profile> {
@@ -17,6 +15,6 @@ export async function getCurrentUser(signal?: AbortSignal): Promise<Profile> {
 }
 
 export const getCurrentUserQueryOptions = () =>
-  queryOptions({ queryKey: CURRENT_USER_QUERY_KEY, queryFn: ({ signal }) => getCurrentUser(signal) });
+  queryOptions({ queryKey: accountKeys.me(), queryFn: ({ signal }) => getCurrentUser(signal) });
 
 export const useCurrentUser = () => useQuery(getCurrentUserQueryOptions());

@@ -1,6 +1,6 @@
 import type { Account } from '@omnibot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getChildAccountList } from '../../../lib/account-api';
+import { accountKeys, getChildAccounts } from '../../../lib/account-api';
 
 /** A tenant below the caller's, with the names of the tenants between them (for "Partner › Client"). */
 export interface ReachableTenant {
@@ -15,19 +15,13 @@ export interface ReachableTenant {
 /** Tenant types go 1 > 2 > 3, so nothing lies deeper than two levels below anybody. */
 const MAX_DEPTH = 2;
 
-/** GET /v1/Account?tenant_id=: a tenant's children (an empty list for `{ code: 404 }`). */
-export async function getChildTenants(tenantId: string, signal?: AbortSignal): Promise<Account[]> {
-  const list = await getChildAccountList(tenantId, signal);
-  return list.code === 200 ? list.items : [];
-}
-
 /** Every tenant below `tenantId` the caller may manage, parents before their children. */
 export async function getReachableTenants(
   tenantId: string,
   signal?: AbortSignal,
 ): Promise<ReachableTenant[]> {
   const walk = async (parentId: string, ancestors: string[], depth: number): Promise<ReachableTenant[]> => {
-    const children = await getChildTenants(parentId, signal);
+    const children = await getChildAccounts(parentId, signal);
     const branches = await Promise.all(
       children.map(async (child) => {
         const self: ReachableTenant = {
@@ -49,7 +43,7 @@ export async function getReachableTenants(
 
 export const getReachableTenantsQueryOptions = (tenantId: string) =>
   queryOptions({
-    queryKey: ['users', 'reachable-tenants', tenantId] as const,
+    queryKey: accountKeys.reachable(tenantId),
     queryFn: ({ signal }) => getReachableTenants(tenantId, signal),
   });
 

@@ -1,8 +1,6 @@
 import { UserResultSchema, type Profile, type UpdateUserBody } from '@omnibot/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, accountPath } from '../../../lib/account-api';
-import { CURRENT_USER_QUERY_KEY } from './get-current-user';
-import { userQueryKey, usersQueryKey } from './get-user';
+import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** PUT /v1/Account/{tenant_id}/User/{id}: fields left out stay as they are. */
 export function updateUser(tenantId: string, userId: string, body: UpdateUserBody): Promise<Profile> {
@@ -17,11 +15,11 @@ export function useUpdateUser() {
     mutationFn: ({ tenantId, userId, body }: { tenantId: string; userId: string; body: UpdateUserBody }) =>
       updateUser(tenantId, userId, body),
     onSuccess: async (user) => {
-      queryClient.setQueryData(userQueryKey(user.tenant_id, user.id), user);
-      const me = queryClient.getQueryData<Profile>(CURRENT_USER_QUERY_KEY);
-      if (me?.id === user.id) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+      queryClient.setQueryData(accountKeys.user(user.tenant_id, user.id), user);
+      const me = queryClient.getQueryData<Profile>(accountKeys.me());
+      if (me?.id === user.id) queryClient.setQueryData(accountKeys.me(), user);
       // Lists are paged on the server: a changed role or name may move the user to another page.
-      await queryClient.invalidateQueries({ queryKey: [...usersQueryKey(user.tenant_id), 'list'] });
+      await queryClient.invalidateQueries({ queryKey: accountKeys.userLists(user.tenant_id) });
     },
   });
 }

@@ -9,7 +9,7 @@ import {
   type SubscriptionList,
 } from '@omnibot/contracts';
 import type { z } from 'zod';
-import { accountService } from './account-service';
+import { accountService } from '../account-service';
 
 export type AccountLookup = z.infer<typeof AccountLookupSchema>;
 export type ProfileLookup = z.infer<typeof ProfileLookupSchema>;
