@@ -16,8 +16,6 @@ const TEST_ONLY = /(\.test\.ts|\.fixtures\.ts|test-support\.ts|\.suite\.ts)$|^te
 const DYNAMIC_CODES: Record<string, string[]> = {
   // badRequest(message, code = 'invalid_argument'): its default and every call's literal are checked.
   'lib/errors.ts': ['code'],
-  // conflict(message, code = 'conflict'): likewise.
-  'modules/accounts/accounts.service.ts': ['code'],
   // AUTH_ERROR_CODES entries; better-auth's own refusals are passed on as auth/<its code> (see EXTRA_AUTH_ERRORS).
   'modules/auth/auth.routes.ts': [
     'AUTH_ERROR_CODES[key]',

@@ -18,3 +18,4 @@ export const forbidden = (message = 'You do not have access to this resource.') 
 export const unauthenticated = (message = 'Sign in to continue.') =>
   new AppError(401, 'unauthenticated', message);
 export const badRequest = (message: string, code = 'invalid_argument') => new AppError(400, code, message);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { authSessions, authUsers, credentials, subscriptions, tenants, users } from '../../db/schema';
 import type { Env } from '../../env';
 import { type Actor, writeAudit } from '../../lib/audit';
-import { AppError, forbidden } from '../../lib/errors';
+import { AppError, conflict, forbidden } from '../../lib/errors';
 import { shortId } from '../../lib/ids';
 import { theRow } from '../../lib/rows';
 import { isUniqueViolation } from '../../lib/unique-violation';
@@ -36,7 +36,6 @@ export interface AccountsContext {
   mailer: Mailer;
 }
 
-export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
 const domainTaken = () => conflict('Another organisation already uses this domain.', 'domain_taken');
 
 /** Drops empty values, so an empty field is absent (and an empty domain claims nothing). */

@@ -7,7 +7,8 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import { manageableTenant, readableTenant } from '../tenancy/tenant-access';
-import { type AccountsContext, conflict, findCredential } from './accounts.service';
+import { conflict } from '../../lib/errors';
+import { type AccountsContext, findCredential } from './accounts.service';
 import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
 
 export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';

@@ -14,7 +14,8 @@ import { actorId, type Principal } from '../../plugins/principal';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import { descendantIds, manageableTenant, readableTenant } from '../tenancy/tenant-access';
-import { type AccountsContext, conflict } from './accounts.service';
+import { conflict } from '../../lib/errors';
+import { type AccountsContext } from './accounts.service';
 
 const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';
 

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { requireFeature } from '../../plugins/feature-guard';
 import { requirePrincipal } from '../../plugins/principal';
-import { actorOf } from '../accounts/route-kit';
+import { actorOf } from '../../lib/audit';
 import type { Auth } from '../auth/auth';
 import {
   presentPrompt,

@@ -13,9 +13,10 @@ import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type PromptRow, prompts, type PromptVersionRow, promptVersions } from '../../db/schema';
-import { AppError, notFound } from '../../lib/errors';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
-import { type Actor, conflict, isUniqueViolation, writeAudit } from '../accounts/accounts.service';
 
 export const PROMPT_NOT_FOUND = 'Prompt not found';
 export const VERSION_NOT_FOUND = 'Prompt version not found';
