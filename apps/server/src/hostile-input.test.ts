@@ -1,7 +1,6 @@
 import { FILES_UPLOAD_PATH } from '@omnibot/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from './db/client';
 import { subscriptions, users } from './db/schema';
 import {
   fingerprint,
@@ -16,7 +15,13 @@ import {
   type FilesWorld,
   injectUpload,
 } from './modules/files/files.test-support';
-import { sessionCookie, STRONG_PASSWORD, TEST_ADMIN_PASSWORD, TEST_ORIGIN } from './test/app';
+import {
+  sessionCookie,
+  STRONG_PASSWORD,
+  tablesFingerprint,
+  TEST_ADMIN_PASSWORD,
+  TEST_ORIGIN,
+} from './test/app';
 
 /*
  * Hostile text on every route the server has (accounts, files, tus uploads, session, /api/auth/*, health, docs):
@@ -118,16 +123,7 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
   let ids: { subscription: string; user: string; file: string };
 
   const FILE_TABLES = ['files', 'folders', 'file_uploads', 'rate_limit_events'];
-  const everything = async () => {
-    const parts = FILE_TABLES.map(
-      (table) =>
-        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
-    ).join(' union all ');
-    const rows = rowsOf<{ name: string; n: string; digest: string }>(
-      await w.t.database.db.execute(sql.raw(parts)),
-    );
-    return `${await fingerprint(w.t)},${rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',')}`;
-  };
+  const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
   beforeAll(async () => {
     w = await createFilesWorld(backend);

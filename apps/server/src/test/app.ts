@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type App, type AppDeps } from '../app';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, rowsOf, type Database } from '../db/client';
 import { bootstrap } from '../bootstrap';
 import { loadEnv, type Env } from '../env';
 import { shortId } from '../lib/ids';
@@ -174,3 +175,17 @@ export async function registerVerified(t: TestApp, email: string, name = 'Test P
 }
 
 export const STRONG_PASSWORD = 'Velvet-Canyon-Harbor-42';
+
+/** A digest of the rows of these tables: equal digests mean nothing in them changed. */
+export async function tablesFingerprint(t: TestApp, tables: readonly string[]): Promise<string> {
+  const parts = tables
+    .map(
+      (table) =>
+        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
+    )
+    .join(' union all ');
+  const rows = rowsOf<{ name: string; n: string; digest: string }>(
+    await t.database.db.execute(sql.raw(parts)),
+  );
+  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
+}

@@ -2,7 +2,7 @@ import { CONSOLE_APP_ID, type FeatureCode, SUBSCRIPTION_CATALOGUE } from '@omnib
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { subscriptions, tenants, users } from '../../db/schema';
-import { sessionCookie, STRONG_PASSWORD, type TestApp } from '../../test/app';
+import { sessionCookie, STRONG_PASSWORD, tablesFingerprint, type TestApp } from '../../test/app';
 import { defined } from '../../test/defined';
 
 /** Test helpers of the account-service suites (not used by the server). */
@@ -104,16 +104,7 @@ const FINGERPRINTED = [
 ];
 
 /** A digest of every table the account service writes: equal digests mean nothing changed. */
-export async function fingerprint(t: TestApp): Promise<string> {
-  const parts = FINGERPRINTED.map(
-    (table) =>
-      `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
-  ).join(' union all ');
-  const rows = rowsOf<{ name: string; n: string; digest: string }>(
-    await t.database.db.execute(sql.raw(parts)),
-  );
-  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
-}
+export const fingerprint = (t: TestApp): Promise<string> => tablesFingerprint(t, FINGERPRINTED);
 
 export interface RouteEntry {
   method: string;

@@ -11,7 +11,13 @@ import { rowsOf } from '../../db/client';
 import { auditLog, models } from '../../db/schema';
 import { loadAuthSecret } from '../../bootstrap';
 import { createSecretBox } from '../../lib/secret-box';
-import { createTestApp, sessionCookie, TEST_ADMIN_PASSWORD, type TestApp } from '../../test/app';
+import {
+  createTestApp,
+  sessionCookie,
+  tablesFingerprint,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from '../../test/app';
 import {
   type OpenAICompatibleServer,
   startOpenAICompatibleServer,
@@ -68,18 +74,7 @@ async function create(auth: Auth, body: Record<string, unknown>) {
 }
 
 /** A digest of every table the models routes write: equal digests mean nothing changed. */
-async function fingerprint(): Promise<string> {
-  const parts = ['models', 'model_shares', 'audit_log']
-    .map(
-      (table) =>
-        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
-    )
-    .join(' union all ');
-  const rows = rowsOf<{ name: string; n: string; digest: string }>(
-    await t.database.db.execute(sql.raw(parts)),
-  );
-  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
-}
+const fingerprint = (): Promise<string> => tablesFingerprint(t, ['models', 'model_shares', 'audit_log']);
 
 async function freePort(): Promise<number> {
   const probe = createServer();

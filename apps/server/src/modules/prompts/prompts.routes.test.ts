@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../test/app';
+import { createTestApp, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 
@@ -42,18 +42,7 @@ async function create(auth: Auth, body: Record<string, unknown>) {
 }
 
 /** A digest of every table the prompt routes write: equal digests mean nothing changed. */
-async function fingerprint(): Promise<string> {
-  const parts = ['prompts', 'prompt_versions', 'audit_log']
-    .map(
-      (table) =>
-        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
-    )
-    .join(' union all ');
-  const rows = rowsOf<{ name: string; n: string; digest: string }>(
-    await t.database.db.execute(sql.raw(parts)),
-  );
-  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
-}
+const fingerprint = (): Promise<string> => tablesFingerprint(t, ['prompts', 'prompt_versions', 'audit_log']);
 
 beforeAll(async () => {
   t = await createTestApp();
