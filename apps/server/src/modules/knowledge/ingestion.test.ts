@@ -15,6 +15,7 @@ import { buildApp } from '../../app';
 import { bootstrap } from '../../bootstrap';
 import { knowledgeBases, knowledgeChunks, knowledgeQa, knowledgeSources } from '../../db/schema';
 import { createGuardedFetch } from '../../lib/guarded-http/guarded-fetch';
+import { tenantObjectKey } from '../../storage/path';
 import { createTestApp, openTestDatabase, testEnv, type TestApp } from '../../test/app';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { injectUpload } from '../files/files.test-support';
@@ -199,6 +200,48 @@ describe('knowledge ingestion', () => {
     expect(ready.state, JSON.stringify(ready.error)).toBe('ready');
     expect(ready.title).toBe('Opening hours');
     expect((await chunksOf(source.id)).map((c) => c.text).join(' ')).toContain('sells sourdough until noon');
+  });
+
+  it('leaves an unexpected failure to a retry, and fails the source on the last attempt', async () => {
+    const stored = await injectUpload(
+      t,
+      cookie,
+      'notes.txt',
+      Buffer.from('The harbour master works on Sundays.'),
+    );
+    const source = await addSource({ type: 'file', path: stored });
+    expect((await settled(source.id)).state).toBe('ready');
+    // The stored bytes vanish while the file row stays: not a document or address problem, so worth a retry.
+    await t.app.files.storage.driver.delete(tenantObjectKey(TENANT, stored));
+    const deps = {
+      db: t.database.db,
+      env: t.env,
+      storage: t.app.files.storage,
+      fetch: createGuardedFetch(),
+      log: t.app.log,
+    };
+    const job = { tenantId: TENANT, sourceId: source.id };
+    const rowOf = async () =>
+      (await t.database.db.select().from(knowledgeSources).where(eq(knowledgeSources.id, source.id)))[0];
+    await t.database.db
+      .update(knowledgeSources)
+      .set({ state: 'queued', attempts: 0 })
+      .where(eq(knowledgeSources.id, source.id));
+    await expect(runIngestion(deps, job)).rejects.toThrow();
+    expect(await rowOf()).toMatchObject({ state: 'queued', attempts: 1, errorCode: null });
+
+    await t.database.db
+      .update(knowledgeSources)
+      .set({ attempts: INGEST_MAX_ATTEMPTS - 1 })
+      .where(eq(knowledgeSources.id, source.id));
+    await runIngestion(deps, job);
+    const last = await rowOf();
+    expect(last).toMatchObject({
+      state: 'failed',
+      attempts: INGEST_MAX_ATTEMPTS,
+      errorCode: 'ingest/failed',
+    });
+    expect(last?.errorReason).toContain(`after ${INGEST_MAX_ATTEMPTS} attempts`);
   });
 
   it('fails a source that takes longer than the time limit', async () => {
