@@ -70,7 +70,35 @@ const HttpUrlSchema = safeString()
     return protocol === 'http:' || protocol === 'https:';
   }, 'The address must be a web address starting with http:// or https://');
 
-/** A source to add: pasted text, a curated Q&A pair, a file of the tenant's storage, or a web page. */
+const PathPrefixesSchema = z
+  .array(
+    safeString()
+      .max(300, 'A path prefix must be at most 300 characters')
+      .refine((value) => value.startsWith('/'), 'A path prefix starts with /, e.g. /docs'),
+  )
+  .max(50, 'At most 50 path prefixes');
+
+/** Reading the pages a page links to on the same site: how many links away, how many pages, which paths. */
+export const CrawlSchema = z.strictObject({
+  depth: z
+    .number()
+    .int('The depth must be 0, 1, 2 or 3')
+    .min(0)
+    .max(3, 'The depth must be at most 3')
+    .default(1),
+  max_pages: z
+    .number()
+    .int('The page cap must be a whole number')
+    .min(1, 'The page cap must be at least 1')
+    .max(500, 'The page cap must be at most 500')
+    .default(50),
+  /** Only linked pages whose path starts with one of these are read. */
+  include: PathPrefixesSchema.optional(),
+  /** Linked pages whose path starts with one of these are not read. */
+  exclude: PathPrefixesSchema.optional(),
+});
+
+/** A source to add: pasted text, a curated Q&A pair, a file of the tenant's storage, a web page (optionally crawled), or a sitemap. */
 export const CreateSourceBodySchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('text'),
@@ -89,6 +117,11 @@ export const CreateSourceBodySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('url'),
+    url: HttpUrlSchema,
+    crawl: CrawlSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('sitemap'),
     url: HttpUrlSchema,
   }),
 ]);

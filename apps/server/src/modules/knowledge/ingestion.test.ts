@@ -30,6 +30,33 @@ let cookie: string;
 let kbId: string;
 let server: Server;
 let baseUrl: string;
+const page = (title: string, text: string, links: string[] = []) => ({
+  type: 'text/html; charset=utf-8',
+  body:
+    `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p>` +
+    links.map((href) => `<a href="${href}">${href}</a>`).join('') +
+    '</main></body></html>',
+});
+/** A small site for crawling: robots.txt shuts /site/private, /site/a links one level deeper. */
+const SITE: Record<string, { type: string; body: string }> = {
+  '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /site/private\n' },
+  '/site/': page('Root page', 'The rootword page welcomes visitors.', [
+    '/site/a',
+    'b',
+    '/site/private/x',
+    '/site/skip/y',
+    'http://example.com/elsewhere',
+  ]),
+  '/site/a': page('Page A', 'The alphaword page describes the warehouse.', ['/site/a/deep']),
+  '/site/b': page('Page B', 'The bravoword page describes the office.'),
+  '/site/a/deep': page('Deep page', 'The deepword page is two links away.'),
+  '/site/private/x': page('Private', 'The privateword page is shut by robots.txt.'),
+  '/site/skip/y': page('Skipped', 'The skipword page is excluded.'),
+  '/sitemap.xml': {
+    type: 'application/xml',
+    body: '<?xml version="1.0"?><urlset><url><loc>BASE/site/a</loc></url><url><loc>BASE/site/b</loc></url><url><loc>http://example.com/x</loc></url></urlset>',
+  },
+};
 /** Milliseconds the /slow page waits before answering. */
 const SLOW_MS = 3_000;
 
@@ -63,6 +90,12 @@ async function chunksOf(id: string, kb = kbId): Promise<KnowledgeChunk[]> {
 
 beforeAll(async () => {
   server = createServer((request, response) => {
+    const site = SITE[request.url ?? ''];
+    if (site) {
+      response.setHeader('content-type', site.type);
+      response.end(site.body);
+      return;
+    }
     if (request.url === '/slow') {
       setTimeout(() => response.end('<html><body><p>Finally here.</p></body></html>'), SLOW_MS);
       return;
@@ -76,6 +109,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
+  const sitemap = SITE['/sitemap.xml'];
+  if (sitemap) sitemap.body = sitemap.body.replaceAll('BASE', baseUrl);
   dataDir = await fs.mkdtemp(path.join(tmpdir(), 'omnibot-ingest-'));
   t = await createTestApp({
     env: { DATA_DIR: dataDir, FETCH_ALLOW_ADDRESSES: `127.0.0.1:${port}` },
@@ -242,6 +277,51 @@ describe('knowledge ingestion', () => {
       errorCode: 'ingest/failed',
     });
     expect(last?.errorReason).toContain(`after ${INGEST_MAX_ATTEMPTS} attempts`);
+  });
+
+  describe('crawling a site served on 127.0.0.1', () => {
+    const WORDS = ['rootword', 'alphaword', 'bravoword', 'deepword', 'privateword', 'skipword'];
+    async function wordsOf(body: object): Promise<{ words: string[]; pages: number }> {
+      const ready = await settled((await addSource(body)).id);
+      expect(ready.state, JSON.stringify(ready.error)).toBe('ready');
+      const chunks = await chunksOf(ready.id);
+      const text = chunks.map((c) => c.text).join(' ');
+      return {
+        words: WORDS.filter((word) => text.includes(word)),
+        pages: new Set(chunks.map((c) => c.heading_path[0])).size,
+      };
+    }
+
+    it('follows same-site links to the depth, minding robots.txt and exclude', async () => {
+      const crawled = await wordsOf({
+        type: 'url',
+        url: `${baseUrl}/site/`,
+        crawl: { depth: 1, exclude: ['/site/skip'] },
+      });
+      expect(crawled.words).toEqual(['rootword', 'alphaword', 'bravoword']);
+    });
+
+    it('reads deeper links within include, and stops at the page cap', async () => {
+      const included = await wordsOf({
+        type: 'url',
+        url: `${baseUrl}/site/`,
+        crawl: { depth: 2, include: ['/site/a'] },
+      });
+      expect(included.words).toEqual(['rootword', 'alphaword', 'deepword']);
+      const capped = await wordsOf({
+        type: 'url',
+        url: `${baseUrl}/site/`,
+        crawl: { depth: 3, max_pages: 2 },
+      });
+      expect(capped.pages).toBe(2);
+      expect(capped.words).toEqual(['rootword', 'alphaword']);
+    });
+
+    it('reads the same-site pages a sitemap lists', async () => {
+      const listed = await wordsOf({ type: 'sitemap', url: `${baseUrl}/sitemap.xml` });
+      expect(listed.words).toEqual(['alphaword', 'bravoword']);
+      expect(listed.pages).toBe(2);
+    });
   });
 
   it('fails a source that takes longer than the time limit', async () => {

@@ -15,7 +15,8 @@ import { FetchError, type GuardedFetch } from '../../lib/guarded-http/guarded-fe
 import type { Storage } from '../../storage';
 import { tenantObjectKey } from '../../storage/path';
 import { getFile } from '../files/files.service';
-import { chunk } from './ingest/chunk';
+import { crawlSite, type CrawledPage, readSitemap } from './crawl';
+import { type Chunk, chunk } from './ingest/chunk';
 import { contentHash } from './ingest/normalise';
 import { parse } from './ingest/parse';
 import { ParseError } from './ingest/parse-error';
@@ -75,7 +76,9 @@ const setState = (db: Db, job: IngestJob, values: Partial<KnowledgeSourceRow>) =
 
 /** The content of a source as text to index, or its Q&A pair. */
 type Content =
-  { kind: 'document'; document: ParsedDocument } | { kind: 'qa'; question: string; answer: string };
+  | { kind: 'document'; document: ParsedDocument }
+  | { kind: 'pages'; pages: CrawledPage[] }
+  | { kind: 'qa'; question: string; answer: string };
 
 async function readFile(deps: IngestDeps, source: KnowledgeSourceRow): Promise<ParsedDocument> {
   let file;
@@ -98,7 +101,11 @@ async function readUrl(deps: IngestDeps, source: KnowledgeSourceRow): Promise<Pa
   return parse(response.body, { contentType: response.contentType, filename });
 }
 
-async function readContent(deps: IngestDeps, source: KnowledgeSourceRow): Promise<Content> {
+async function readContent(
+  deps: IngestDeps,
+  source: KnowledgeSourceRow,
+  checkpoint: () => void,
+): Promise<Content> {
   switch (source.type) {
     case 'text':
       return {
@@ -113,17 +120,45 @@ async function readContent(deps: IngestDeps, source: KnowledgeSourceRow): Promis
     case 'file':
       return { kind: 'document', document: await readFile(deps, source) };
     case 'url':
+      if (source.crawl) {
+        return {
+          kind: 'pages',
+          pages: await crawlSite(deps.fetch, source.url ?? '', source.crawl, checkpoint),
+        };
+      }
       return { kind: 'document', document: await readUrl(deps, source) };
-    default:
-      throw new FinalFailure('parse/unsupported-type', 'This kind of source cannot be read.');
+    case 'sitemap':
+      return { kind: 'pages', pages: await readSitemap(deps.fetch, source.url ?? '', checkpoint) };
   }
 }
 
 /** The hash of what gets indexed: the normalised text and the chunking settings it is cut with. */
 function hashOf(content: Content, base: KnowledgeBaseRow): string {
   if (content.kind === 'qa') return contentHash(`${content.question}\n${content.answer}`);
-  const text = content.document.blocks.map((block) => block.text).join('\n');
+  const documents = content.kind === 'pages' ? content.pages : [{ url: '', document: content.document }];
+  const text = documents
+    .map(({ url, document }) => `${url}\n${document.blocks.map((block) => block.text).join('\n')}`)
+    .join('\n');
   return contentHash(`${base.chunkTargetWords}:${base.chunkOverlap}\n${text}`);
+}
+
+/** Each page of a crawl is chunked on its own, under its title (or address), and the ordinals run on across pages. */
+function chunksOf(content: Content, base: KnowledgeBaseRow): Chunk[] {
+  const options = { targetWords: base.chunkTargetWords, overlap: base.chunkOverlap };
+  if (content.kind === 'qa') return [];
+  if (content.kind === 'document') return chunk(content.document, options);
+  const all: Chunk[] = [];
+  for (const page of content.pages) {
+    const label = page.document.title ?? page.url;
+    for (const piece of chunk(page.document, options)) {
+      all.push({
+        ...piece,
+        ordinal: all.length,
+        headingPath: piece.headingPath[0] === label ? piece.headingPath : [label, ...piece.headingPath],
+      });
+    }
+  }
+  return all;
 }
 
 async function loadSource(db: Db, job: IngestJob) {
@@ -157,15 +192,12 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
     attempts: found.source.attempts + 1,
   });
   const source = { ...found.source, attempts: found.source.attempts + 1 };
-  const content = await readContent(deps, source);
+  const content = await readContent(deps, source, checkpoint);
   checkpoint();
   await setState(db, job, { state: 'parsing' });
   const hash = hashOf(content, base);
   const unchanged = hash === source.contentHash && source.lastSyncedAt !== null;
-  const chunks =
-    content.kind === 'document' && !unchanged
-      ? chunk(content.document, { targetWords: base.chunkTargetWords, overlap: base.chunkOverlap })
-      : [];
+  const chunks = unchanged ? [] : chunksOf(content, base);
   checkpoint();
   await setState(db, job, { state: 'indexing' });
   await db.transaction(async (tx) => {
@@ -175,7 +207,10 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
     );
     checkpoint();
     if (rowsOf(locked).length === 0) return;
-    const title = source.title ?? (content.kind === 'document' ? content.document.title : null);
+    const title =
+      source.title ??
+      (content.kind === 'document' ? content.document.title : null) ??
+      (content.kind === 'pages' ? (content.pages[0]?.document.title ?? null) : null);
     if (unchanged) {
       await setState(tx, job, { state: 'ready', lastSyncedAt: new Date(), attempts: 0 });
       return;

@@ -193,6 +193,16 @@ describe('knowledge isolation and refusals', () => {
       [`/v1/knowledge/${kb.id}/sources`, { type: 'pdf', path: '/a.pdf' }],
       [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'ftp://example.com/x' }],
       [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'not a url' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'https://example.com', crawl: { depth: 4 } }],
+      [
+        `/v1/knowledge/${kb.id}/sources`,
+        { type: 'url', url: 'https://example.com', crawl: { max_pages: 501 } },
+      ],
+      [
+        `/v1/knowledge/${kb.id}/sources`,
+        { type: 'url', url: 'https://example.com', crawl: { include: ['docs'] } },
+      ],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'sitemap', url: 'https://example.com', crawl: {} }],
       [`/v1/knowledge/${kb.id}/sources`, { type: 'qa', question: 'q', answer: '   ' }],
       [`/v1/knowledge/${kb.id}/sources`, { type: 'file', path: '/missing/file.pdf' }],
       [`/v1/knowledge/${kb.id}/sources`, { type: 'file', path: '../../etc/passwd' }],

@@ -197,6 +197,19 @@ export async function createSource(
       break;
     }
     case 'url':
+      fields = {
+        url: input.url,
+        crawl: input.crawl
+          ? {
+              depth: input.crawl.depth,
+              maxPages: input.crawl.max_pages,
+              ...(input.crawl.include ? { include: input.crawl.include } : {}),
+              ...(input.crawl.exclude ? { exclude: input.crawl.exclude } : {}),
+            }
+          : null,
+      };
+      break;
+    case 'sitemap':
       fields = { url: input.url };
       break;
   }
