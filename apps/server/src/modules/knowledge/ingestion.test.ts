@@ -9,10 +9,11 @@ import {
   KnowledgeSourceSchema,
   type KnowledgeSource,
 } from '@omnibot/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { bootstrap } from '../../bootstrap';
+import { rowsOf } from '../../db/client';
 import { knowledgeBases, knowledgeChunks, knowledgeQa, knowledgeSources } from '../../db/schema';
 import { createGuardedFetch } from '../../lib/guarded-http/guarded-fetch';
 import { tenantObjectKey } from '../../storage/path';
@@ -20,7 +21,7 @@ import { createTestApp, openTestDatabase, testEnv, type TestApp } from '../../te
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { injectUpload } from '../files/files.test-support';
 import { fixture } from './ingest/fixtures/load';
-import { INGEST_MAX_ATTEMPTS, runIngestion } from './ingestion';
+import { INGEST_JOB, INGEST_MAX_ATTEMPTS, INGEST_RETRY_LIMIT, runIngestion } from './ingestion';
 import { searchKeyword } from './retrieval/retrieval';
 
 const TENANT = 'ingest-a';
@@ -142,6 +143,12 @@ describe('knowledge ingestion', () => {
       text: 'The ferry to the island leaves every hour.\n\nTickets are sold at the kiosk beside the pier.',
     });
     expect(source.state).toBe('queued');
+    const jobs = rowsOf<{ retry_limit: number; retry_backoff: boolean; expire_in: string }>(
+      await t.database.db.execute(
+        sql`select retry_limit, retry_backoff, expire_in::text from pgboss.job where name = ${INGEST_JOB} and data->>'sourceId' = ${source.id}`,
+      ),
+    );
+    expect(jobs).toEqual([{ retry_limit: INGEST_RETRY_LIMIT, retry_backoff: true, expire_in: '00:06:00' }]);
     const ready = await settled(source.id);
     expect(ready.state).toBe('ready');
     expect(ready.chunk_count).toBeGreaterThan(0);
