@@ -26,6 +26,9 @@ import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
+import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
+import { startIngestion } from './modules/knowledge/ingestion';
+import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
@@ -175,6 +178,7 @@ export async function buildApp({
   await registerFiles(app, { auth, db, env });
   await modelRoutes(app, { auth, db, env });
   await promptRoutes(app, { auth, db });
+  await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.
@@ -184,6 +188,13 @@ export async function buildApp({
     app.addHook('onClose', () => runner.stop());
     try {
       await scheduleRateLimitSweep(runner, { db, limits, log: app.log });
+      await startIngestion(runner, {
+        db,
+        env,
+        storage: app.files.storage,
+        fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
+        log: app.log,
+      });
     } catch (error) {
       await runner.stop();
       throw error;

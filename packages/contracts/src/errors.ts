@@ -91,6 +91,15 @@ export const PROMPT_ERRORS = {
   'prompt/name-taken': 'Another prompt of your organisation already has this name.',
 } as const;
 
+/** Refusals of the knowledge routes, and why ingestion failed beyond fetching and parsing. */
+export const KNOWLEDGE_ERRORS = {
+  'knowledge/name-taken': 'Another knowledge base of your organisation already has this name.',
+  'ingest/timeout': 'Reading the source took too long; try again or split it into smaller parts.',
+  'ingest/interrupted': 'Reading the source was interrupted too many times; re-sync it to try again.',
+  'ingest/failed': 'The source could not be read because of an unexpected error; re-sync it to try again.',
+  'ingest/file-missing': 'The file is no longer in your storage.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -106,6 +115,7 @@ export type ErrorCode =
   | keyof typeof INGESTION_ERRORS
   | keyof typeof MODEL_ERRORS
   | keyof typeof PROMPT_ERRORS
+  | keyof typeof KNOWLEDGE_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -127,6 +137,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...INGESTION_ERRORS,
   ...MODEL_ERRORS,
   ...PROMPT_ERRORS,
+  ...KNOWLEDGE_ERRORS,
   ...CLIENT_ERRORS,
 };
 

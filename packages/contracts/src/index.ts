@@ -7,3 +7,4 @@ export * from './files';
 export * from './text';
 export * from './models';
 export * from './prompts';
+export * from './knowledge';

@@ -64,8 +64,8 @@ export class JobRunner {
     await this.boss.schedule(name, cron, data);
   }
 
-  async send<T extends object>(name: string, data: T): Promise<string> {
-    const id = await this.boss.send(name, data);
+  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string> {
+    const id = await this.boss.send(name, data, options);
     if (!id) throw new Error(`job ${name} was not queued`);
     return id;
   }

@@ -93,6 +93,8 @@ export const knowledgeSources = pgTable(
     /** Path of the file in the tenant's storage (type file). */
     path: text('path'),
     crawl: jsonb('crawl').$type<CrawlSettings>(),
+    /** The pasted text (type text) or the answer (type qa, whose question is the title). */
+    content: text('content'),
     state: text('state').$type<SourceState>().notNull().default('queued'),
     errorCode: text('error_code'),
     errorReason: text('error_reason'),

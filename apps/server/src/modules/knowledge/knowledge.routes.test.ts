@@ -1,0 +1,220 @@
+import {
+  KnowledgeBaseListSchema,
+  KnowledgeBaseSchema,
+  KnowledgeSourceListSchema,
+  KnowledgeSourceSchema,
+} from '@omnibot/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client';
+import { createTestApp, type TestApp } from '../../test/app';
+import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
+import { basicCredential } from '../files/files.test-support';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+interface Auth {
+  cookie?: string;
+  authorization?: string;
+}
+
+let t: TestApp;
+const who: Record<'alice' | 'bob' | 'noRag', Auth> = { alice: {}, bob: {}, noRag: {} };
+const ids = { a: 'kb-a', b: 'kb-b', noRag: 'kb-norag' };
+
+const call = (method: Method, url: string, auth: Auth, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: {
+      ...(auth.cookie ? { cookie: auth.cookie } : {}),
+      ...(auth.authorization ? { authorization: auth.authorization } : {}),
+    },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+async function createKb(auth: Auth, body: Record<string, unknown>) {
+  const response = await call('POST', '/v1/knowledge', auth, body);
+  expect(response.statusCode, response.body).toBe(201);
+  return KnowledgeBaseSchema.parse(response.json());
+}
+
+async function addSource(auth: Auth, kb: string, body: Record<string, unknown>) {
+  const response = await call('POST', `/v1/knowledge/${kb}/sources`, auth, body);
+  expect(response.statusCode, response.body).toBe(201);
+  return KnowledgeSourceSchema.parse(response.json());
+}
+
+/** A digest of every table the knowledge routes write: equal digests mean nothing changed. */
+async function fingerprint(): Promise<string> {
+  const parts = ['knowledge_bases', 'knowledge_sources', 'knowledge_chunks', 'knowledge_qa', 'audit_log']
+    .map(
+      (table) =>
+        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
+    )
+    .join(' union all ');
+  const rows = rowsOf<{ name: string; n: string; digest: string }>(
+    await t.database.db.execute(sql.raw(parts)),
+  );
+  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const platform = await platformTenantId(t);
+  await makeTenant(t, { tenantId: ids.a, parent: platform, type: '3', domain: 'a.test' });
+  await makeTenant(t, { tenantId: ids.b, parent: platform, type: '3', domain: 'b.test' });
+  await makeTenant(t, {
+    tenantId: ids.noRag,
+    parent: platform,
+    type: '3',
+    domain: 'norag.test',
+    codes: ['casesummary'],
+  });
+  who.alice = { cookie: (await makeSignedInUser(t, ids.a, 'alice@a.test', 'user')).cookie };
+  who.bob = { cookie: (await makeSignedInUser(t, ids.b, 'bob@b.test', 'user')).cookie };
+  who.noRag = { cookie: (await makeSignedInUser(t, ids.noRag, 'user@norag.test', 'user')).cookie };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('knowledge bases', () => {
+  it('creates with default chunking, lists, reads, updates and deletes', async () => {
+    const kb = await createKb(who.alice, { name: 'Handbook', language: 'German' });
+    expect(kb.chunking).toEqual({ target_words: 350, overlap: 0.15 });
+    expect(kb.text_search_config).toBe('german');
+    expect(kb.tenant_id).toBe(ids.a);
+
+    const list = KnowledgeBaseListSchema.parse((await call('GET', '/v1/knowledge', who.alice)).json());
+    expect(list.items.map((item) => item.id)).toContain(kb.id);
+
+    const patched = await call('PATCH', `/v1/knowledge/${kb.id}`, who.alice, {
+      name: 'Staff handbook',
+      language: 'ja',
+      chunking: { target_words: 200, overlap: 0.1 },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const updated = KnowledgeBaseSchema.parse(patched.json());
+    expect(updated).toMatchObject({
+      name: 'Staff handbook',
+      text_search_config: 'simple',
+      chunking: { target_words: 200, overlap: 0.1 },
+    });
+
+    const duplicate = await call('POST', '/v1/knowledge', who.alice, {
+      name: 'Staff handbook',
+      language: 'en',
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toMatchObject({ code: 'knowledge/name-taken' });
+
+    const credential = { authorization: await basicCredential(t, ids.a) };
+    expect((await call('GET', `/v1/knowledge/${kb.id}`, credential)).statusCode).toBe(200);
+
+    expect((await call('DELETE', `/v1/knowledge/${kb.id}`, who.alice)).statusCode).toBe(204);
+    expect((await call('GET', `/v1/knowledge/${kb.id}`, who.alice)).statusCode).toBe(404);
+  });
+
+  it('stores a new source as queued, lists it, and re-queues it on resync', async () => {
+    const kb = await createKb(who.alice, { name: 'Sources', language: 'en' });
+    const source = await addSource(who.alice, kb.id, { type: 'text', title: 'Notes', text: 'Open daily.' });
+    expect(source).toMatchObject({
+      state: 'queued',
+      type: 'text',
+      title: 'Notes',
+      error: null,
+      chunk_count: 0,
+    });
+    const list = KnowledgeSourceListSchema.parse(
+      (await call('GET', `/v1/knowledge/${kb.id}/sources`, who.alice)).json(),
+    );
+    expect(list.items.map((item) => item.id)).toEqual([source.id]);
+    const resync = await call('POST', `/v1/knowledge/${kb.id}/sources/${source.id}/resync`, who.alice);
+    expect(resync.statusCode, resync.body).toBe(200);
+    const chunks = await call('GET', `/v1/knowledge/${kb.id}/sources/${source.id}/chunks`, who.alice);
+    expect(chunks.json()).toMatchObject({ items: [], total: 0 });
+  });
+});
+
+describe('knowledge isolation and refusals', () => {
+  it("answers 404 for another organisation's knowledge base and source on every route, changing nothing", async () => {
+    const kb = await createKb(who.alice, { name: 'Private', language: 'en' });
+    const source = await addSource(who.alice, kb.id, { type: 'qa', question: 'Secret?', answer: 'Yes.' });
+    const before = await fingerprint();
+    const base = `/v1/knowledge/${kb.id}`;
+    const routes: Array<[Method, string, unknown?]> = [
+      ['GET', base],
+      ['PATCH', base, { name: 'Taken over' }],
+      ['DELETE', base],
+      ['POST', `${base}/sources`, { type: 'text', title: 'x', text: 'y' }],
+      ['GET', `${base}/sources`],
+      ['GET', `${base}/sources/${source.id}`],
+      ['DELETE', `${base}/sources/${source.id}`],
+      ['POST', `${base}/sources/${source.id}/resync`],
+      ['GET', `${base}/sources/${source.id}/chunks`],
+    ];
+    for (const [method, url, body] of routes) {
+      const response = await call(method, url, who.bob, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'not_found' });
+    }
+    // Bob's own knowledge base does not reach Alice's source either.
+    const bobKb = await createKb(who.bob, { name: 'Bob', language: 'en' });
+    const afterBob = await fingerprint();
+    const crossed = await call('GET', `/v1/knowledge/${bobKb.id}/sources/${source.id}`, who.bob);
+    expect(crossed.statusCode).toBe(404);
+    expect(await fingerprint()).toBe(afterBob);
+    expect(before).not.toBe(afterBob);
+    const bobList = KnowledgeBaseListSchema.parse((await call('GET', '/v1/knowledge', who.bob)).json());
+    expect(bobList.items.map((item) => item.id)).toEqual([bobKb.id]);
+  });
+
+  it('answers 403 without the omnirag subscription', async () => {
+    for (const [method, url] of [
+      ['GET', '/v1/knowledge'],
+      ['POST', '/v1/knowledge'],
+    ] as const) {
+      const response = await call(method, url, who.noRag, { name: 'x', language: 'en' });
+      expect(response.statusCode, url).toBe(403);
+    }
+    expect((await call('GET', '/v1/knowledge', {})).statusCode).toBe(401);
+  });
+
+  it('refuses bad input with a 4xx and stores nothing', async () => {
+    const kb = await createKb(who.alice, { name: 'Strict', language: 'en' });
+    const before = await fingerprint();
+    const bad: Array<[string, unknown]> = [
+      ['/v1/knowledge', { name: '', language: 'en' }],
+      ['/v1/knowledge', { name: 'x', language: 'en', chunking: { target_words: 10 } }],
+      ['/v1/knowledge', { name: 'x', language: 'en', chunking: { target_words: 300, overlap: 0.6 } }],
+      ['/v1/knowledge', { name: 'x', language: 'en', extra: 1 }],
+      ['/v1/knowledge', { name: 'a\u0000b', language: 'en' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'text', title: 'x' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'pdf', path: '/a.pdf' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'ftp://example.com/x' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'not a url' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'url', url: 'https://example.com', crawl: { depth: 4 } }],
+      [
+        `/v1/knowledge/${kb.id}/sources`,
+        { type: 'url', url: 'https://example.com', crawl: { max_pages: 501 } },
+      ],
+      [
+        `/v1/knowledge/${kb.id}/sources`,
+        { type: 'url', url: 'https://example.com', crawl: { include: ['docs'] } },
+      ],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'sitemap', url: 'https://example.com', crawl: {} }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'qa', question: 'q', answer: '   ' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'file', path: '/missing/file.pdf' }],
+      [`/v1/knowledge/${kb.id}/sources`, { type: 'file', path: '../../etc/passwd' }],
+    ];
+    for (const [url, body] of bad) {
+      const response = await call('POST', url, who.alice, body);
+      expect(response.statusCode, `${JSON.stringify(body)} ${response.body}`).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+      expect(Object.keys(response.json<object>()).sort()).toEqual(['code', 'message']);
+    }
+    const badIds = await call('GET', '/v1/knowledge/not-a-uuid/sources', who.alice);
+    expect(badIds.statusCode).toBe(400);
+    expect(await fingerprint()).toBe(before);
+  });
+});

@@ -1,0 +1,283 @@
+import {
+  ChunkListQuerySchema,
+  CreateKnowledgeBodySchema,
+  CreateSourceBodySchema,
+  ErrorBodySchema,
+  KnowledgeBaseListSchema,
+  KnowledgeBaseSchema,
+  KnowledgeChunkListSchema,
+  KnowledgeIdParamsSchema,
+  KnowledgeListQuerySchema,
+  KnowledgeSourceListSchema,
+  KnowledgeSourceSchema,
+  NoQuerySchema,
+  SourceParamsSchema,
+  UpdateKnowledgeBodySchema,
+} from '@omnibot/contracts';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf } from '../../lib/audit';
+import { requireFeature } from '../../plugins/feature-guard';
+import { requirePrincipal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+import { presentKnowledge, presentSource } from './knowledge.presenter';
+import {
+  createKnowledge,
+  createSource,
+  deleteKnowledge,
+  deleteSource,
+  getKnowledge,
+  getSource,
+  type KnowledgeDeps,
+  listChunks,
+  listKnowledge,
+  listSources,
+  resyncSource,
+  updateKnowledge,
+} from './knowledge.service';
+
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
+const tags = ['knowledge'];
+
+/** Knowledge bases and their sources under /v1/knowledge, each tenant seeing only its own. */
+export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps & { auth: Auth }) {
+  const { db } = deps;
+  const signedIn: onRequestHookHandler[] = [
+    requirePrincipal(deps.auth, deps.db, { credentials: true }),
+    requireFeature('omnirag'),
+  ];
+
+  await app.register(async (scope) => {
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/v1/knowledge',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: "The organisation's knowledge bases, by name",
+          querystring: KnowledgeListQuerySchema,
+          response: { 200: KnowledgeBaseListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await listKnowledge(db, actorOf(request).principal, request.query);
+        return {
+          items: rows.map(presentKnowledge),
+          total,
+          page: request.query.page,
+          page_size: request.query.page_size,
+        };
+      },
+    );
+
+    r.post(
+      '/v1/knowledge',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Create a knowledge base; chunking defaults to 350 words with 0.15 overlap',
+          querystring: NoQuerySchema,
+          body: CreateKnowledgeBodySchema,
+          response: { 201: KnowledgeBaseSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(presentKnowledge(await createKnowledge(db, actorOf(request), request.body))),
+    );
+
+    r.get(
+      '/v1/knowledge/:id',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'One knowledge base',
+          params: KnowledgeIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: KnowledgeBaseSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentKnowledge(await getKnowledge(db, actorOf(request).principal, request.params.id)),
+    );
+
+    r.patch(
+      '/v1/knowledge/:id',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Rename a knowledge base or change its language or chunking (applied at the next sync)',
+          params: KnowledgeIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: UpdateKnowledgeBodySchema,
+          response: { 200: KnowledgeBaseSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentKnowledge(await updateKnowledge(db, actorOf(request), request.params.id, request.body)),
+    );
+
+    r.delete(
+      '/v1/knowledge/:id',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Delete a knowledge base with all its sources and chunks',
+          params: KnowledgeIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deleteKnowledge(db, actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.post(
+      '/v1/knowledge/:id/sources',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Add a source (text, Q&A pair, stored file or web page); it is read in the background',
+          params: KnowledgeIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: CreateSourceBodySchema,
+          response: { 201: KnowledgeSourceSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(presentSource(await createSource(deps, actorOf(request), request.params.id, request.body))),
+    );
+
+    r.get(
+      '/v1/knowledge/:id/sources',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: "A knowledge base's sources with their states, newest first",
+          params: KnowledgeIdParamsSchema,
+          querystring: KnowledgeListQuerySchema,
+          response: { 200: KnowledgeSourceListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await listSources(
+          db,
+          actorOf(request).principal,
+          request.params.id,
+          request.query,
+        );
+        return {
+          items: rows.map(presentSource),
+          total,
+          page: request.query.page,
+          page_size: request.query.page_size,
+        };
+      },
+    );
+
+    r.get(
+      '/v1/knowledge/:id/sources/:sourceId',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'One source with its ingestion state',
+          params: SourceParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: KnowledgeSourceSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentSource(
+          await getSource(db, actorOf(request).principal, request.params.id, request.params.sourceId),
+        ),
+    );
+
+    r.delete(
+      '/v1/knowledge/:id/sources/:sourceId',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Delete a source with its chunks',
+          params: SourceParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deleteSource(db, actorOf(request), request.params.id, request.params.sourceId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.post(
+      '/v1/knowledge/:id/sources/:sourceId/resync',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: 'Read a source again; unchanged content is recognised by its hash and not re-indexed',
+          params: SourceParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: KnowledgeSourceSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentSource(await resyncSource(deps, actorOf(request), request.params.id, request.params.sourceId)),
+    );
+
+    r.get(
+      '/v1/knowledge/:id/sources/:sourceId/chunks',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: "A source's chunks in reading order, with their heading path and page",
+          params: SourceParamsSchema,
+          querystring: ChunkListQuerySchema,
+          response: { 200: KnowledgeChunkListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await listChunks(
+          db,
+          actorOf(request).principal,
+          request.params.id,
+          request.params.sourceId,
+          request.query,
+        );
+        return {
+          items: rows.map((row) => ({
+            id: row.id,
+            ordinal: row.ordinal,
+            text: row.text,
+            heading_path: row.headingPath,
+            page: row.page,
+          })),
+          total,
+          page: request.query.page,
+          page_size: request.query.page_size,
+        };
+      },
+    );
+  });
+}

@@ -1,0 +1,357 @@
+import type {
+  ChunkListQuery,
+  CreateKnowledgeBodySchema,
+  CreateSourceBodySchema,
+  KnowledgeListQuery,
+  UpdateKnowledgeBodySchema,
+} from '@omnibot/contracts';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import {
+  type KnowledgeBaseRow,
+  knowledgeBases,
+  knowledgeChunks,
+  type KnowledgeSourceRow,
+  knowledgeSources,
+} from '../../db/schema';
+import type { Env } from '../../env';
+import type { JobRunner } from '../../jobs/queue';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { conflict, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/unique-violation';
+import { actorId, type Principal } from '../../plugins/principal';
+import type { Storage } from '../../storage';
+import { getFile } from '../files/files.service';
+import { queueIngestion } from './ingestion';
+import { textSearchConfigFor } from './retrieval/retrieval';
+
+export const KNOWLEDGE_NOT_FOUND = 'Knowledge base not found';
+export const SOURCE_NOT_FOUND = 'Source not found';
+
+export interface KnowledgeDeps {
+  db: Db;
+  env: Env;
+  storage: () => Storage;
+  /** The job runner, or null when this process runs no jobs (sources then wait, queued, for one that does). */
+  jobs: () => JobRunner | null;
+}
+
+type CreateInput = z.output<typeof CreateKnowledgeBodySchema>;
+type UpdateInput = z.output<typeof UpdateKnowledgeBodySchema>;
+type SourceInput = z.output<typeof CreateSourceBodySchema>;
+
+const nameTaken = () =>
+  conflict('Another knowledge base of your organisation already has this name.', 'knowledge/name-taken');
+
+async function guardName<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+}
+
+export async function listKnowledge(db: Db, principal: Principal, query: KnowledgeListQuery) {
+  const where = eq(knowledgeBases.tenantId, principal.tenantId);
+  const [total] = await db.select({ n: count() }).from(knowledgeBases).where(where);
+  const rows = await db
+    .select()
+    .from(knowledgeBases)
+    .where(where)
+    .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function getKnowledge(db: Db, principal: Principal, id: string): Promise<KnowledgeBaseRow> {
+  const [row] = await db
+    .select()
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.tenantId, principal.tenantId)))
+    .limit(1);
+  if (!row) throw notFound(KNOWLEDGE_NOT_FOUND);
+  return row;
+}
+
+export async function createKnowledge(db: Db, actor: Actor, input: CreateInput): Promise<KnowledgeBaseRow> {
+  const { principal } = actor;
+  const by = actorId(principal);
+  return guardName(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(knowledgeBases)
+        .values({
+          tenantId: principal.tenantId,
+          name: input.name,
+          language: input.language,
+          tsConfig: textSearchConfigFor(input.language),
+          ...(input.chunking
+            ? { chunkTargetWords: input.chunking.target_words, chunkOverlap: input.chunking.overlap }
+            : {}),
+          createdBy: by,
+          updatedBy: by,
+        })
+        .returning();
+      if (!row) throw new Error('knowledge base insert returned nothing');
+      await writeAudit(tx, actor, {
+        tenantId: principal.tenantId,
+        action: 'knowledge.create',
+        target: row.id,
+        details: { name: row.name },
+      });
+      return row;
+    }),
+  );
+}
+
+/** Changing the language re-derives the text-search configuration; existing chunks keep theirs until re-synced. */
+export async function updateKnowledge(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: UpdateInput,
+): Promise<KnowledgeBaseRow> {
+  const { principal } = actor;
+  await getKnowledge(db, principal, id);
+  const fields = Object.keys(input);
+  return guardName(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(knowledgeBases)
+        .set({
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.language === undefined
+            ? {}
+            : { language: input.language, tsConfig: textSearchConfigFor(input.language) }),
+          ...(input.chunking
+            ? { chunkTargetWords: input.chunking.target_words, chunkOverlap: input.chunking.overlap }
+            : {}),
+          updatedBy: actorId(principal),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.tenantId, principal.tenantId)))
+        .returning();
+      if (!row) throw notFound(KNOWLEDGE_NOT_FOUND);
+      await writeAudit(tx, actor, {
+        tenantId: principal.tenantId,
+        action: 'knowledge.update',
+        target: id,
+        details: { fields },
+      });
+      return row;
+    }),
+  );
+}
+
+/** Deletes a knowledge base; its sources, chunks, postings and Q&A pairs go with it. */
+export async function deleteKnowledge(db: Db, actor: Actor, id: string): Promise<void> {
+  const { principal } = actor;
+  const row = await getKnowledge(db, principal, id);
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(knowledgeBases)
+      .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.tenantId, principal.tenantId)));
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'knowledge.delete',
+      target: id,
+      details: { name: row.name },
+    });
+  });
+}
+
+async function enqueue(deps: KnowledgeDeps, row: KnowledgeSourceRow) {
+  const jobs = deps.jobs();
+  if (jobs) await queueIngestion(jobs, { tenantId: row.tenantId, sourceId: row.id });
+}
+
+/** Stores a source as queued and queues its ingestion; a file must exist in the organisation's storage. */
+export async function createSource(
+  deps: KnowledgeDeps,
+  actor: Actor,
+  knowledgeId: string,
+  input: SourceInput,
+): Promise<KnowledgeSourceRow> {
+  const { db } = deps;
+  const { principal } = actor;
+  const base = await getKnowledge(db, principal, knowledgeId);
+  const by = actorId(principal);
+  let fields: Partial<KnowledgeSourceRow>;
+  switch (input.type) {
+    case 'text':
+      fields = { title: input.title, content: input.text };
+      break;
+    case 'qa':
+      fields = { title: input.question, content: input.answer };
+      break;
+    case 'file': {
+      const file = await getFile(
+        { db, env: deps.env, storage: deps.storage() },
+        principal.tenantId,
+        input.path,
+      );
+      fields = { path: file.path, title: file.name };
+      break;
+    }
+    case 'url':
+      fields = {
+        url: input.url,
+        crawl: input.crawl
+          ? {
+              depth: input.crawl.depth,
+              maxPages: input.crawl.max_pages,
+              ...(input.crawl.include ? { include: input.crawl.include } : {}),
+              ...(input.crawl.exclude ? { exclude: input.crawl.exclude } : {}),
+            }
+          : null,
+      };
+      break;
+    case 'sitemap':
+      fields = { url: input.url };
+      break;
+  }
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(knowledgeSources)
+      .values({
+        ...fields,
+        tenantId: principal.tenantId,
+        knowledgeBaseId: base.id,
+        type: input.type,
+        state: 'queued',
+        createdBy: by,
+        updatedBy: by,
+      })
+      .returning();
+    if (!inserted) throw new Error('knowledge source insert returned nothing');
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'knowledge.source.create',
+      target: inserted.id,
+      details: { knowledge_id: base.id, type: input.type },
+    });
+    return inserted;
+  });
+  await enqueue(deps, row);
+  return row;
+}
+
+export async function listSources(
+  db: Db,
+  principal: Principal,
+  knowledgeId: string,
+  query: KnowledgeListQuery,
+) {
+  await getKnowledge(db, principal, knowledgeId);
+  const where = and(
+    eq(knowledgeSources.tenantId, principal.tenantId),
+    eq(knowledgeSources.knowledgeBaseId, knowledgeId),
+  );
+  const [total] = await db.select({ n: count() }).from(knowledgeSources).where(where);
+  const rows = await db
+    .select()
+    .from(knowledgeSources)
+    .where(where)
+    .orderBy(desc(knowledgeSources.createdAt), asc(knowledgeSources.id))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function getSource(
+  db: Db,
+  principal: Principal,
+  knowledgeId: string,
+  sourceId: string,
+): Promise<KnowledgeSourceRow> {
+  const [row] = await db
+    .select()
+    .from(knowledgeSources)
+    .where(
+      and(
+        eq(knowledgeSources.id, sourceId),
+        eq(knowledgeSources.knowledgeBaseId, knowledgeId),
+        eq(knowledgeSources.tenantId, principal.tenantId),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound(SOURCE_NOT_FOUND);
+  return row;
+}
+
+/** Deletes a source with its chunks and Q&A pairs. */
+export async function deleteSource(
+  db: Db,
+  actor: Actor,
+  knowledgeId: string,
+  sourceId: string,
+): Promise<void> {
+  const { principal } = actor;
+  await getSource(db, principal, knowledgeId, sourceId);
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(knowledgeSources)
+      .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.tenantId, principal.tenantId)));
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'knowledge.source.delete',
+      target: sourceId,
+      details: { knowledge_id: knowledgeId },
+    });
+  });
+}
+
+/** Queues a source to be read again; unchanged content is recognised by its hash and not re-indexed. */
+export async function resyncSource(
+  deps: KnowledgeDeps,
+  actor: Actor,
+  knowledgeId: string,
+  sourceId: string,
+): Promise<KnowledgeSourceRow> {
+  const { principal } = actor;
+  await getSource(deps.db, principal, knowledgeId, sourceId);
+  const [row] = await deps.db
+    .update(knowledgeSources)
+    .set({
+      state: 'queued',
+      errorCode: null,
+      errorReason: null,
+      attempts: 0,
+      updatedBy: actorId(principal),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.tenantId, principal.tenantId)))
+    .returning();
+  if (!row) throw notFound(SOURCE_NOT_FOUND);
+  await enqueue(deps, row);
+  return row;
+}
+
+export async function listChunks(
+  db: Db,
+  principal: Principal,
+  knowledgeId: string,
+  sourceId: string,
+  query: ChunkListQuery,
+) {
+  await getSource(db, principal, knowledgeId, sourceId);
+  const where = and(eq(knowledgeChunks.tenantId, principal.tenantId), eq(knowledgeChunks.sourceId, sourceId));
+  const [total] = await db.select({ n: count() }).from(knowledgeChunks).where(where);
+  const rows = await db
+    .select({
+      id: knowledgeChunks.id,
+      ordinal: knowledgeChunks.ordinal,
+      text: knowledgeChunks.text,
+      headingPath: knowledgeChunks.headingPath,
+      page: knowledgeChunks.page,
+    })
+    .from(knowledgeChunks)
+    .where(where)
+    .orderBy(asc(knowledgeChunks.ordinal))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  return { rows, total: total?.n ?? 0 };
+}

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { safeString } from './text';
+
+export const KNOWLEDGE_NAME_MAX = 120;
+export const KNOWLEDGE_LANGUAGE_MAX = 40;
+export const SOURCE_TITLE_MAX = 300;
+export const SOURCE_TEXT_MAX = 500_000;
+export const QA_QUESTION_MAX = 2000;
+export const QA_ANSWER_MAX = 20_000;
+export const SOURCE_PATH_MAX = 1024;
+export const SOURCE_URL_MAX = 2048;
+
+/** Chunking defaults the console shows: about 350 words per chunk, 15 % of it repeated from the previous one. */
+export const DEFAULT_CHUNKING = { target_words: 350, overlap: 0.15 } as const;
+
+export const KNOWLEDGE_SOURCE_STATES = [
+  'queued',
+  'fetching',
+  'parsing',
+  'indexing',
+  'ready',
+  'failed',
+] as const;
+export type KnowledgeSourceState = (typeof KNOWLEDGE_SOURCE_STATES)[number];
+export const KNOWLEDGE_SOURCE_TYPES = ['text', 'qa', 'file', 'url', 'sitemap'] as const;
+export type KnowledgeSourceType = (typeof KNOWLEDGE_SOURCE_TYPES)[number];
+
+const text = (label: string, max: number) =>
+  safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+
+export const KnowledgeNameSchema = text('The name', KNOWLEDGE_NAME_MAX);
+/** A language name or code ("en", "German", "ja"); english, german, french, spanish, italian, portuguese and dutch get their stemming. */
+export const KnowledgeLanguageSchema = text('The language', KNOWLEDGE_LANGUAGE_MAX);
+
+export const ChunkingSchema = z.strictObject({
+  target_words: z
+    .number()
+    .int('The chunk size must be a whole number of words')
+    .min(50, 'The chunk size must be at least 50 words')
+    .max(2000, 'The chunk size must be at most 2000 words')
+    .default(DEFAULT_CHUNKING.target_words),
+  overlap: z
+    .number()
+    .min(0, 'The overlap must be between 0 and 0.49')
+    .max(0.49, 'The overlap must be between 0 and 0.49')
+    .default(DEFAULT_CHUNKING.overlap),
+});
+
+export const CreateKnowledgeBodySchema = z.strictObject({
+  name: KnowledgeNameSchema,
+  language: KnowledgeLanguageSchema,
+  chunking: ChunkingSchema.optional(),
+});
+export type CreateKnowledgeBody = z.input<typeof CreateKnowledgeBodySchema>;
+
+/** New chunking settings apply to sources ingested (or re-synced) afterwards. */
+export const UpdateKnowledgeBodySchema = z.strictObject({
+  name: KnowledgeNameSchema.optional(),
+  language: KnowledgeLanguageSchema.optional(),
+  chunking: ChunkingSchema.optional(),
+});
+export type UpdateKnowledgeBody = z.input<typeof UpdateKnowledgeBodySchema>;
+
+const HttpUrlSchema = safeString()
+  .trim()
+  .max(SOURCE_URL_MAX, `The address must be at most ${SOURCE_URL_MAX} characters`)
+  .refine((value) => {
+    if (!URL.canParse(value)) return false;
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  }, 'The address must be a web address starting with http:// or https://');
+
+const PathPrefixesSchema = z
+  .array(
+    safeString()
+      .max(300, 'A path prefix must be at most 300 characters')
+      .refine((value) => value.startsWith('/'), 'A path prefix starts with /, e.g. /docs'),
+  )
+  .max(50, 'At most 50 path prefixes');
+
+/** Reading the pages a page links to on the same site: how many links away, how many pages, which paths. */
+export const CrawlSchema = z.strictObject({
+  depth: z
+    .number()
+    .int('The depth must be 0, 1, 2 or 3')
+    .min(0)
+    .max(3, 'The depth must be at most 3')
+    .default(1),
+  max_pages: z
+    .number()
+    .int('The page cap must be a whole number')
+    .min(1, 'The page cap must be at least 1')
+    .max(500, 'The page cap must be at most 500')
+    .default(50),
+  /** Only linked pages whose path starts with one of these are read. */
+  include: PathPrefixesSchema.optional(),
+  /** Linked pages whose path starts with one of these are not read. */
+  exclude: PathPrefixesSchema.optional(),
+});
+
+/** A source to add: pasted text, a curated Q&A pair, a file of the tenant's storage, a web page (optionally crawled), or a sitemap. */
+export const CreateSourceBodySchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('text'),
+    title: text('The title', SOURCE_TITLE_MAX),
+    text: text('The text', SOURCE_TEXT_MAX),
+  }),
+  z.strictObject({
+    type: z.literal('qa'),
+    question: text('The question', QA_QUESTION_MAX),
+    answer: text('The answer', QA_ANSWER_MAX),
+  }),
+  z.strictObject({
+    type: z.literal('file'),
+    /** Path of the file in the organisation's storage, e.g. `/manuals/guide.pdf`. */
+    path: text('The path', SOURCE_PATH_MAX),
+  }),
+  z.strictObject({
+    type: z.literal('url'),
+    url: HttpUrlSchema,
+    crawl: CrawlSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('sitemap'),
+    url: HttpUrlSchema,
+  }),
+]);
+export type CreateSourceBody = z.input<typeof CreateSourceBodySchema>;
+
+export const KnowledgeIdParamsSchema = z.object({ id: z.uuid('Unknown knowledge base id') });
+export const SourceParamsSchema = z.object({
+  id: z.uuid('Unknown knowledge base id'),
+  sourceId: z.uuid('Unknown source id'),
+});
+
+export const KnowledgeListQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type KnowledgeListQuery = z.infer<typeof KnowledgeListQuerySchema>;
+
+export const ChunkListQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ChunkListQuery = z.infer<typeof ChunkListQuerySchema>;
+
+export const KnowledgeBaseSchema = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  /** The PostgreSQL text-search configuration the language picked (`simple` for languages without stemming). */
+  text_search_config: z.string(),
+  chunking: z.object({ target_words: z.number().int(), overlap: z.number() }),
+  created_by: z.string().nullable(),
+  updated_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type KnowledgeBase = z.infer<typeof KnowledgeBaseSchema>;
+
+export const KnowledgeBaseListSchema = z.object({
+  items: z.array(KnowledgeBaseSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type KnowledgeBaseList = z.infer<typeof KnowledgeBaseListSchema>;
+
+export const KnowledgeSourceSchema = z.object({
+  id: z.string(),
+  knowledge_id: z.string(),
+  type: z.enum(KNOWLEDGE_SOURCE_TYPES),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  path: z.string().nullable(),
+  state: z.enum(KNOWLEDGE_SOURCE_STATES),
+  /** Why the source failed: a stable code and a reason in plain words; null unless state is failed. */
+  error: z.object({ code: z.string(), reason: z.string() }).nullable(),
+  chunk_count: z.number().int(),
+  content_hash: z.string().nullable(),
+  last_synced_at: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
+
+export const KnowledgeSourceListSchema = z.object({
+  items: z.array(KnowledgeSourceSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type KnowledgeSourceList = z.infer<typeof KnowledgeSourceListSchema>;
+
+export const KnowledgeChunkSchema = z.object({
+  id: z.string(),
+  ordinal: z.number().int(),
+  text: z.string(),
+  heading_path: z.array(z.string()),
+  /** Page of the chunk's first text (PDF only). */
+  page: z.number().int().nullable(),
+});
+export type KnowledgeChunk = z.infer<typeof KnowledgeChunkSchema>;
+
+export const KnowledgeChunkListSchema = z.object({
+  items: z.array(KnowledgeChunkSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type KnowledgeChunkList = z.infer<typeof KnowledgeChunkListSchema>;
