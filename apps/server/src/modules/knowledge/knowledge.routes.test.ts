@@ -4,10 +4,8 @@ import {
   KnowledgeSourceListSchema,
   KnowledgeSourceSchema,
 } from '@omnibot/contracts';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../db/client';
-import { createTestApp, type TestApp } from '../../test/app';
+import { createTestApp, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 
@@ -45,18 +43,14 @@ async function addSource(auth: Auth, kb: string, body: Record<string, unknown>) 
 }
 
 /** A digest of every table the knowledge routes write: equal digests mean nothing changed. */
-async function fingerprint(): Promise<string> {
-  const parts = ['knowledge_bases', 'knowledge_sources', 'knowledge_chunks', 'knowledge_qa', 'audit_log']
-    .map(
-      (table) =>
-        `select '${table}' as name, count(*)::text as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as digest from ${table} x`,
-    )
-    .join(' union all ');
-  const rows = rowsOf<{ name: string; n: string; digest: string }>(
-    await t.database.db.execute(sql.raw(parts)),
-  );
-  return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
-}
+const fingerprint = (): Promise<string> =>
+  tablesFingerprint(t, [
+    'knowledge_bases',
+    'knowledge_sources',
+    'knowledge_chunks',
+    'knowledge_qa',
+    'audit_log',
+  ]);
 
 beforeAll(async () => {
   t = await createTestApp();
