@@ -1,9 +1,11 @@
 import { type FeatureCode, SUBSCRIPTION_CATALOGUE } from '@omnibot/contracts';
 import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Db } from '../db/client';
+import type { Auth } from '../modules/auth/auth';
 import { subscriptions } from '../db/schema';
 import { AppError } from '../lib/errors';
+import { requirePrincipal } from './principal';
 
 /** A subscription counts while it is active and now lies between starts_at and ends_at. */
 export const isCurrentSubscriptionSql = () =>
@@ -43,3 +45,9 @@ export function requireFeature(code: FeatureCode) {
     }
   };
 }
+
+/** The guard of a feature's tenant routes: a session or API credential whose tenant holds `code`. */
+export const requireFeatureCaller = (auth: Auth, db: Db, code: FeatureCode): onRequestHookHandler[] => [
+  requirePrincipal(auth, db, { credentials: true }),
+  requireFeature(code),
+];

@@ -189,3 +189,27 @@ export async function tablesFingerprint(t: TestApp, tables: readonly string[]): 
   );
   return rows.map((row) => `${row.name}:${row.n}:${row.digest}`).join(',');
 }
+
+/** Who makes a request: a session cookie, an Authorization header (an API credential), both or neither. */
+export interface Caller {
+  cookie?: string;
+  authorization?: string;
+}
+
+/** `app.inject` as `caller`, with an optional JSON payload. */
+export const injectAs = (
+  t: TestApp,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  caller: Caller,
+  payload?: unknown,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: {
+      ...(caller.cookie ? { cookie: caller.cookie } : {}),
+      ...(caller.authorization ? { authorization: caller.authorization } : {}),
+    },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });

@@ -5,30 +5,19 @@ import {
   KnowledgeSourceSchema,
 } from '@omnibot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, tablesFingerprint, type TestApp } from '../../test/app';
+import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-interface Auth {
-  cookie?: string;
-  authorization?: string;
-}
+type Auth = Caller;
 
 let t: TestApp;
 const who: Record<'alice' | 'bob' | 'noRag', Auth> = { alice: {}, bob: {}, noRag: {} };
 const ids = { a: 'kb-a', b: 'kb-b', noRag: 'kb-norag' };
 
 const call = (method: Method, url: string, auth: Auth, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: {
-      ...(auth.cookie ? { cookie: auth.cookie } : {}),
-      ...(auth.authorization ? { authorization: auth.authorization } : {}),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  injectAs(t, method, url, auth, payload);
 
 async function createKb(auth: Auth, body: Record<string, unknown>) {
   const response = await call('POST', '/v1/knowledge', auth, body);

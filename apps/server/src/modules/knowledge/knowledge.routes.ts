@@ -14,12 +14,11 @@ import {
   SourceParamsSchema,
   UpdateKnowledgeBodySchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
-import { requireFeature } from '../../plugins/feature-guard';
-import { requirePrincipal } from '../../plugins/principal';
+import { requireFeatureCaller } from '../../plugins/feature-guard';
 import type { Auth } from '../auth/auth';
 import { presentKnowledge, presentSource } from './knowledge.presenter';
 import {
@@ -49,10 +48,7 @@ const tags = ['knowledge'];
 /** Knowledge bases and their sources under /v1/knowledge, each tenant seeing only its own. */
 export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps & { auth: Auth }) {
   const { db } = deps;
-  const signedIn: onRequestHookHandler[] = [
-    requirePrincipal(deps.auth, deps.db, { credentials: true }),
-    requireFeature('omnirag'),
-  ];
+  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();

@@ -12,7 +12,9 @@ import { auditLog, models } from '../../db/schema';
 import { loadAuthSecret } from '../../bootstrap';
 import { createSecretBox } from '../../lib/secret-box';
 import {
+  type Caller,
   createTestApp,
+  injectAs,
   sessionCookie,
   tablesFingerprint,
   TEST_ADMIN_PASSWORD,
@@ -32,10 +34,7 @@ const API_KEY = 'sk-route-test-key-5b4a3c2d1e0f';
 const OTHER_KEY = 'sk-rotated-key-aa11bb22cc33dd44';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-interface Auth {
-  cookie?: string;
-  authorization?: string;
-}
+type Auth = Caller;
 
 let t: TestApp;
 let server: OpenAICompatibleServer;
@@ -48,15 +47,7 @@ let credential: Auth;
 const ids = { partner: 'mdl-partner', client: 'mdl-client', other: 'mdl-other', noRag: 'mdl-norag' };
 
 const call = (method: Method, url: string, auth: Auth, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: {
-      ...(auth.cookie ? { cookie: auth.cookie } : {}),
-      ...(auth.authorization ? { authorization: auth.authorization } : {}),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  injectAs(t, method, url, auth, payload);
 
 const chatBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'Chat model',

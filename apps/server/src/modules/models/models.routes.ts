@@ -18,8 +18,7 @@ import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
 import { createSecretBox } from '../../lib/secret-box';
-import { requireFeature } from '../../plugins/feature-guard';
-import { requirePrincipal } from '../../plugins/principal';
+import { requireFeatureCaller } from '../../plugins/feature-guard';
 import type { Auth } from '../auth/auth';
 import { presentAvailableModel, presentModel } from './models.presenter';
 import {
@@ -46,10 +45,7 @@ const tags = ['models'];
 export async function modelRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
   const secret = await loadAuthSecret(deps.db, deps.env);
   const ctx: ModelsDeps = { db: deps.db, secretBox: createSecretBox(secret, 'model-api-key') };
-  const signedIn: onRequestHookHandler[] = [
-    requirePrincipal(deps.auth, deps.db, { credentials: true }),
-    requireFeature('omnirag'),
-  ];
+  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
   const manager: onRequestHookHandler[] = [
     ...signedIn,
     async (request) => assertCanManageModels(actorOf(request).principal),

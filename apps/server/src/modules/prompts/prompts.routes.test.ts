@@ -9,15 +9,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { createTestApp, tablesFingerprint, type TestApp } from '../../test/app';
+import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-interface Auth {
-  cookie?: string;
-  authorization?: string;
-}
+type Auth = Caller;
 
 let t: TestApp;
 const who: Record<'alice' | 'bob' | 'noRag', Auth> = { alice: {}, bob: {}, noRag: {} };
@@ -25,15 +22,7 @@ let credential: Auth;
 const ids = { a: 'prm-a', b: 'prm-b', noRag: 'prm-norag' };
 
 const call = (method: Method, url: string, auth: Auth, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: {
-      ...(auth.cookie ? { cookie: auth.cookie } : {}),
-      ...(auth.authorization ? { authorization: auth.authorization } : {}),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  injectAs(t, method, url, auth, payload);
 
 async function create(auth: Auth, body: Record<string, unknown>) {
   const response = await call('POST', '/v1/prompts', auth, body);

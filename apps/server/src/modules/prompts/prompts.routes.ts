@@ -13,12 +13,11 @@ import {
   PromptVersionSchema,
   UpdatePromptBodySchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { requireFeature } from '../../plugins/feature-guard';
-import { requirePrincipal } from '../../plugins/principal';
+import { requireFeatureCaller } from '../../plugins/feature-guard';
 import { actorOf } from '../../lib/audit';
 import type { Auth } from '../auth/auth';
 import {
@@ -51,10 +50,7 @@ const tags = ['prompts'];
 /** Versioned prompt templates under /v1/prompts, each tenant seeing only its own. */
 export async function promptRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
   const { db } = deps;
-  const signedIn: onRequestHookHandler[] = [
-    requirePrincipal(deps.auth, deps.db, { credentials: true }),
-    requireFeature('omnirag'),
-  ];
+  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
