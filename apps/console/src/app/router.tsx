@@ -65,6 +65,18 @@ export const routes: RouteObject[] = [
             path: 'prompt/detail/:id',
             lazy: lazyRoute(() => import('./routes/prompt/prompt-detail-page')),
           }),
+          leaf({
+            path: 'knowledge',
+            lazy: lazyRoute(() => import('./routes/knowledge/knowledge-list-page')),
+          }),
+          leaf({
+            path: 'knowledge/add',
+            lazy: lazyRoute(() => import('./routes/knowledge/knowledge-add-page')),
+          }),
+          leaf({
+            path: 'knowledge/view',
+            lazy: lazyRoute(() => import('./routes/knowledge/knowledge-view-page')),
+          }),
           leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
           leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),
           leaf({ path: 'tenant/view', lazy: lazyRoute(() => import('./routes/tenant/tenant-view-page')) }),

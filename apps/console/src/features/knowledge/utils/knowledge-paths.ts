@@ -1,0 +1,6 @@
+/** The console addresses of the knowledge base pages. */
+export const knowledgePaths = {
+  list: '/knowledge',
+  add: '/knowledge/add',
+  view: (id: string) => `/knowledge/view?id=${encodeURIComponent(id)}`,
+};
