@@ -18,6 +18,7 @@ import { ChunkViewer } from '../../../features/knowledge/components/chunk-viewer
 import { KnowledgeForm } from '../../../features/knowledge/components/knowledge-form';
 import { SourcesTable } from '../../../features/knowledge/components/sources-table';
 import { knowledgePaths } from '../../../features/knowledge/utils/knowledge-paths';
+import { languageOption } from '../../../features/knowledge/utils/knowledge-values';
 
 function KnowledgeView({ id }: { id: string }) {
   const knowledge = useKnowledgeBase(id);
@@ -64,7 +65,7 @@ function KnowledgeView({ id }: { id: string }) {
           key={base.updated_at}
           initialValues={{
             name: base.name,
-            language: base.language,
+            language: languageOption(base),
             target_words: base.chunking.target_words,
             overlap_percent: Math.round(base.chunking.overlap * 100),
           }}

@@ -1,4 +1,4 @@
-import { type CreateKnowledgeBody, DEFAULT_CHUNKING } from '@omnibot/contracts';
+import { type CreateKnowledgeBody, DEFAULT_CHUNKING, type KnowledgeBase } from '@omnibot/contracts';
 
 export const KNOWLEDGE_LANGUAGES = [
   { value: 'english', label: 'English' },
@@ -42,3 +42,11 @@ export function knowledgeBodyOf(values: KnowledgeFormValues): CreateKnowledgeBod
 /** The label of a stored language value; a language typed elsewhere is shown as it is. */
 export const languageLabel = (language: string) =>
   KNOWLEDGE_LANGUAGES.find((option) => option.value === language.toLowerCase())?.label ?? language;
+
+/** The language option a stored knowledge base shows: a code like "de" or "en-GB" maps to the language its stemming uses. */
+export function languageOption(base: Pick<KnowledgeBase, 'language' | 'text_search_config'>): string {
+  const values = KNOWLEDGE_LANGUAGES.map((option) => option.value);
+  const stored = base.language.toLowerCase();
+  if (values.includes(stored)) return stored;
+  return values.includes(base.text_search_config) ? base.text_search_config : 'other';
+}
