@@ -7,3 +7,13 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** Runs `work`; a unique_violation it ends with becomes `refusal()` (e.g. a 409 for a taken name). */
+export async function refuseUniqueViolation<T>(work: () => Promise<T>, refusal: () => Error): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw refusal();
+    throw error;
+  }
+}

@@ -19,7 +19,7 @@ import type { Env } from '../../env';
 import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
-import { isUniqueViolation } from '../../lib/unique-violation';
+import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
 import { getFile } from '../files/files.service';
@@ -44,14 +44,7 @@ type SourceInput = z.output<typeof CreateSourceBodySchema>;
 const nameTaken = () =>
   conflict('Another knowledge base of your organisation already has this name.', 'knowledge/name-taken');
 
-async function guardName<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
-}
+const guardName = <T>(work: () => Promise<T>) => refuseUniqueViolation(work, nameTaken);
 
 export async function listKnowledge(db: Db, principal: Principal, query: KnowledgeListQuery) {
   const where = eq(knowledgeBases.tenantId, principal.tenantId);

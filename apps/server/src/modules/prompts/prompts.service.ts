@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { type PromptRow, prompts, type PromptVersionRow, promptVersions } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { isUniqueViolation } from '../../lib/unique-violation';
+import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 
 export const PROMPT_NOT_FOUND = 'Prompt not found';
@@ -34,14 +34,7 @@ const nameTaken = () =>
   conflict('Another prompt of your organisation already has this name.', 'prompt/name-taken');
 
 /** Runs a write, turning the (tenant, name) unique violation into a 409. */
-async function guardName<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
-}
+const guardName = <T>(work: () => Promise<T>) => refuseUniqueViolation(work, nameTaken);
 
 /** `%`, `_` and `\` are matched literally in a search. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/gu, (char) => `\\${char}`)}%`;
