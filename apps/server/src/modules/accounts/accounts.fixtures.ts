@@ -133,3 +133,25 @@ export function routeTable(t: TestApp): RouteEntry[] {
   }
   return routes;
 }
+
+/**
+ * Three client tenants under the platform, each with a signed-in user: `a` and `b` hold omnirag (two tenants to
+ * keep apart), `noRag` holds only casesummary. Returns the users' session cookies.
+ */
+export async function makeOmniragTenants(t: TestApp, ids: { a: string; b: string; noRag: string }) {
+  const platform = await platformTenantId(t);
+  await makeTenant(t, { tenantId: ids.a, parent: platform, type: '3', domain: 'a.test' });
+  await makeTenant(t, { tenantId: ids.b, parent: platform, type: '3', domain: 'b.test' });
+  await makeTenant(t, {
+    tenantId: ids.noRag,
+    parent: platform,
+    type: '3',
+    domain: 'norag.test',
+    codes: ['casesummary'],
+  });
+  return {
+    alice: { cookie: (await makeSignedInUser(t, ids.a, 'alice@a.test', 'user')).cookie },
+    bob: { cookie: (await makeSignedInUser(t, ids.b, 'bob@b.test', 'user')).cookie },
+    noRag: { cookie: (await makeSignedInUser(t, ids.noRag, 'user@norag.test', 'user')).cookie },
+  };
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
-import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
+import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -35,19 +35,7 @@ const fingerprint = (): Promise<string> => tablesFingerprint(t, ['prompts', 'pro
 
 beforeAll(async () => {
   t = await createTestApp();
-  const platform = await platformTenantId(t);
-  await makeTenant(t, { tenantId: ids.a, parent: platform, type: '3', domain: 'a.test' });
-  await makeTenant(t, { tenantId: ids.b, parent: platform, type: '3', domain: 'b.test' });
-  await makeTenant(t, {
-    tenantId: ids.noRag,
-    parent: platform,
-    type: '3',
-    domain: 'norag.test',
-    codes: ['casesummary'],
-  });
-  who.alice = { cookie: (await makeSignedInUser(t, ids.a, 'alice@a.test', 'user')).cookie };
-  who.bob = { cookie: (await makeSignedInUser(t, ids.b, 'bob@b.test', 'user')).cookie };
-  who.noRag = { cookie: (await makeSignedInUser(t, ids.noRag, 'user@norag.test', 'user')).cookie };
+  Object.assign(who, await makeOmniragTenants(t, ids));
   credential = { authorization: await basicCredential(t, ids.a) };
 });
 afterAll(async () => {
