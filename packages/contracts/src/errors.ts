@@ -100,6 +100,26 @@ export const KNOWLEDGE_ERRORS = {
   'ingest/file-missing': 'The file is no longer in your storage.',
 } as const;
 
+/** Refusals of the index routes beyond the general ones. */
+export const INDEX_ERRORS = {
+  'index/name-taken': 'Another index of your organisation already has this name.',
+  'index/unknown-knowledge': 'A chosen knowledge base does not exist in your organisation.',
+  'index/embedding-model-required': 'Vector and hybrid retrieval need an embedding model.',
+  'index/unknown-embedding-model': 'The embedding model is not offered to your organisation.',
+  'index/vector-unavailable':
+    "This installation's database cannot do vector retrieval; use keyword retrieval.",
+  'index/in-use': 'RAGs use this index; point them at another index first.',
+  'embed/failed': 'The chunks could not be embedded; check the embedding model and try again.',
+} as const;
+
+/** Refusals of the RAG routes beyond the general ones. */
+export const RAG_ERRORS = {
+  'rag/name-taken': 'Another RAG of your organisation already has this name.',
+  'rag/unknown-index': 'The index does not exist in your organisation.',
+  'rag/unknown-prompt': 'The prompt does not exist in your organisation.',
+  'rag/unknown-model': 'The chat model is not offered to your organisation.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -116,6 +136,8 @@ export type ErrorCode =
   | keyof typeof MODEL_ERRORS
   | keyof typeof PROMPT_ERRORS
   | keyof typeof KNOWLEDGE_ERRORS
+  | keyof typeof INDEX_ERRORS
+  | keyof typeof RAG_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -138,6 +160,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...MODEL_ERRORS,
   ...PROMPT_ERRORS,
   ...KNOWLEDGE_ERRORS,
+  ...INDEX_ERRORS,
+  ...RAG_ERRORS,
   ...CLIENT_ERRORS,
 };
 

@@ -8,3 +8,5 @@ export * from './text';
 export * from './models';
 export * from './prompts';
 export * from './knowledge';
+export * from './indexes';
+export * from './rags';

@@ -11,3 +11,4 @@ export * from './audit-log';
 export * from './models';
 export * from './knowledge';
 export * from './prompts';
+export * from './indexes';

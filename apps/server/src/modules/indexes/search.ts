@@ -1,0 +1,103 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { indexKnowledgeBases, indexes, knowledgeSources, type IndexRow } from '../../db/schema';
+import { searchKeyword, type KeywordHit } from '../knowledge/retrieval/retrieval';
+import type { Passage } from '../rag/answer';
+
+export type RetrievalMode = IndexRow['mode'];
+
+/** A ranked hit of an index: a passage the answering step can cite, with the knowledge base it comes from. */
+export interface IndexHit extends Passage {
+  knowledgeBaseId: string;
+  url: string | null;
+  page: number | null;
+}
+
+export interface IndexSearchResult {
+  /** The mode that ran (keyword while a vector index's embeddings are not ready). */
+  mode: RetrievalMode;
+  hits: IndexHit[];
+  tookMs: number;
+}
+
+export interface IndexSearchInput {
+  tenantId: string;
+  indexId: string;
+  query: string;
+  /** Overrides the index's top_k. */
+  topK?: number;
+}
+
+/** The tenant's index with the ids of the knowledge bases it covers, in their order; null when it is not the tenant's. */
+export async function loadIndex(
+  db: Db,
+  tenantId: string,
+  indexId: string,
+): Promise<{ row: IndexRow; knowledgeBaseIds: string[] } | null> {
+  const [row] = await db
+    .select()
+    .from(indexes)
+    .where(and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId)));
+  if (!row) return null;
+  const links = await db
+    .select({ id: indexKnowledgeBases.knowledgeBaseId })
+    .from(indexKnowledgeBases)
+    .where(and(eq(indexKnowledgeBases.tenantId, tenantId), eq(indexKnowledgeBases.indexId, indexId)))
+    .orderBy(asc(indexKnowledgeBases.position));
+  return { row, knowledgeBaseIds: links.map((link) => link.id) };
+}
+
+/** Titles and links of the sources of some hits, read with the tenant filter. */
+async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
+  const sourceIds = [...new Set(hits.map((hit) => hit.sourceId))];
+  if (sourceIds.length === 0) return [];
+  const sources = await db
+    .select({
+      id: knowledgeSources.id,
+      type: knowledgeSources.type,
+      title: knowledgeSources.title,
+      url: knowledgeSources.url,
+      path: knowledgeSources.path,
+    })
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, sourceIds)));
+  const byId = new Map(sources.map((source) => [source.id, source]));
+  return hits.flatMap((hit) => {
+    const source = byId.get(hit.sourceId);
+    if (!source) return [];
+    const link = source.url ?? source.path ?? null;
+    return [
+      {
+        chunkId: hit.chunkId,
+        sourceId: hit.sourceId,
+        knowledgeBaseId: hit.knowledgeBaseId,
+        text: hit.text,
+        score: hit.score,
+        title: source.title ?? link ?? 'Untitled',
+        url: link,
+        headingPath: hit.headingPath,
+        page: hit.page ?? null,
+      },
+    ];
+  });
+}
+
+/**
+ * Retrieves from one of the tenant's indexes with its mode, top_k and score threshold; hits scoring below the
+ * threshold are dropped. Null when the index is not the tenant's. The tenant filter is in every statement.
+ */
+export async function searchIndex(db: Db, input: IndexSearchInput): Promise<IndexSearchResult | null> {
+  const started = performance.now();
+  const index = await loadIndex(db, input.tenantId, input.indexId);
+  if (!index) return null;
+  const topK = input.topK ?? index.row.topK;
+  const keywordHits = await searchKeyword(db, {
+    tenantId: input.tenantId,
+    knowledgeBaseIds: index.knowledgeBaseIds,
+    query: input.query,
+    topK,
+  });
+  const kept = keywordHits.filter((hit) => hit.score >= index.row.scoreThreshold);
+  const hits = await withSources(db, input.tenantId, kept);
+  return { mode: 'keyword', hits, tookMs: performance.now() - started };
+}
