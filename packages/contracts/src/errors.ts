@@ -106,8 +106,6 @@ export const INDEX_ERRORS = {
   'index/unknown-knowledge': 'A chosen knowledge base does not exist in your organisation.',
   'index/embedding-model-required': 'Vector and hybrid retrieval need an embedding model.',
   'index/unknown-embedding-model': 'The embedding model is not offered to your organisation.',
-  'index/vector-unavailable':
-    "This installation's database cannot do vector retrieval; use keyword retrieval.",
   'index/in-use': 'RAGs use this index; point them at another index first.',
   'embed/failed': 'The chunks could not be embedded; check the embedding model and try again.',
 } as const;

@@ -23,6 +23,9 @@ export const RRF_K = 60;
 export const EMBEDDING_STATES = ['none', 'pending', 'embedding', 'ready', 'failed'] as const;
 export type EmbeddingState = (typeof EMBEDDING_STATES)[number];
 
+export const VECTOR_SEARCH_KINDS = ['hnsw', 'exact'] as const;
+export type VectorSearchKind = (typeof VECTOR_SEARCH_KINDS)[number];
+
 const text = (label: string, max: number) =>
   safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
@@ -128,8 +131,11 @@ export const IndexListSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   page_size: z.number().int(),
-  /** Whether this installation's database can do vector retrieval (the console offers vector and hybrid only then). */
-  vector_available: z.boolean(),
+  /**
+   * How this installation runs vector retrieval: `hnsw` with the pgvector extension (approximate, fast at any
+   * size), `exact` without it (every chunk of the tenant's knowledge bases compared; fine up to tens of thousands).
+   */
+  vector_search: z.enum(VECTOR_SEARCH_KINDS),
 });
 export type IndexList = z.infer<typeof IndexListSchema>;
 
