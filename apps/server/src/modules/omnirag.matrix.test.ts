@@ -1,0 +1,674 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../db/client';
+import { createGuardedFetch } from '../lib/guarded-http/guarded-fetch';
+import {
+  type Caller,
+  createTestApp,
+  injectAs,
+  sessionCookie,
+  tablesFingerprint,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from '../test/app';
+import { defined } from '../test/defined';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
+import { makeSignedInUser, makeTenant, platformTenantId, routeTable } from './accounts/accounts.fixtures';
+import { basicCredential } from './files/files.test-support';
+import { runIngestion } from './knowledge/ingestion';
+
+/*
+ * The authorisation matrix of the Omni RAG routes, and tenant isolation through every one of them.
+ *
+ * The routes come from the server's own route table: a route under one of PREFIXES without a row in ROUTES fails,
+ * and so does a row that names no route. The expected statuses are written out by hand, one column per principal,
+ * for the caller's own resources and (when the route names an id, in its path or its body) for another omnirag
+ * tenant's. Another tenant's ids must be answered exactly like unknown ids (same status, code and message) and
+ * change nothing; every refusal and every read leaves the Omni RAG tables and the audit log as they were.
+ *
+ * Adding the routes of a module (the /v1/indexes and /v1/rags routes, say) takes a few lines per route:
+ *   1. Resources: a field for each kind of thing the routes name (e.g. `index: string`, `rag: string`); create it in
+ *      seedTenant with the same content for every tenant, and give it a random id in unknownResources.
+ *   2. TENANT_TABLES and FINGERPRINTED: the module's tables (ids must never cross tenants; a denied call changes
+ *      none of them).
+ *   3. ROUTES: one row per route: `request` builds the call from a tenant's Resources (put the other tenant's ids in
+ *      the body through `x` too: `{ index_id: x.index }` then checks that ids in bodies grant nothing), `own` and
+ *      `foreign` give the statuses per principal, `shows` says what an allowed read must show, and `fresh` names
+ *      the kind a call consumes (a delete), so it acts on a throwaway made just before (add the kind to makeFresh).
+ * GET rows are also run by the isolation test, with identical content in both tenants.
+ */
+
+const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags'];
+
+/** The principals, in the order of the columns of the expected statuses. */
+const PRINCIPALS = [
+  'omnirag administrator', // tenant A
+  'omnirag user', // tenant A
+  'omnirag agent', // tenant A
+  'omnirag API credential', // tenant A's key and secret
+  'administrator without omnirag', // tenant N (casesummary only)
+  'platform master', // level 1, the only principal that manages model connections here
+  'anonymous',
+  'wrong API credential', // tenant A's key with a wrong secret
+] as const;
+type PrincipalName = (typeof PRINCIPALS)[number];
+
+/**
+ * Tenants: A (client under the platform) and B (client under partner P) hold omnirag; the platform holds every
+ * feature; N holds no omnirag. The platform shares its model with A, P shares its model with B.
+ */
+type TenantKey = 'A' | 'B' | 'platform';
+
+/** Whose resources are "own" and "another omnirag tenant's" for each principal. Callers that may not act aim at A. */
+const TARGETS: Record<PrincipalName, { own: TenantKey; foreign: TenantKey }> = {
+  'omnirag administrator': { own: 'A', foreign: 'B' },
+  'omnirag user': { own: 'A', foreign: 'B' },
+  'omnirag agent': { own: 'A', foreign: 'B' },
+  'omnirag API credential': { own: 'A', foreign: 'B' },
+  'administrator without omnirag': { own: 'A', foreign: 'B' },
+  'platform master': { own: 'platform', foreign: 'B' },
+  anonymous: { own: 'A', foreign: 'B' },
+  'wrong API credential': { own: 'A', foreign: 'B' },
+};
+
+/** What a tenant has, as the routes name it. `model` is the model offered to the tenant (its own for the platform). */
+interface Resources {
+  kb: string;
+  /** A text source of `kb`, read into chunks. */
+  source: string;
+  /** A Q&A pair of `kb`. */
+  qa: string;
+  prompt: string;
+  model: string;
+  /** The chunk ids of `source`. */
+  chunks: string[];
+}
+
+type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface RouteRow {
+  request: (x: Resources, n: number) => { url: string; payload?: unknown };
+  /** Statuses per principal (columns as PRINCIPALS) on the principal's own tenant's resources. */
+  own: string;
+  /** Statuses per principal on another omnirag tenant's ids; unknown ids must be answered the same. */
+  foreign?: string;
+  /** For an allowed read of own resources: the body shows them. */
+  shows?: (body: unknown, x: Resources) => boolean;
+  /** The call consumes what it acts on: it gets a throwaway of this kind, made just before. */
+  fresh?: FreshKind;
+  /** An allowed call that must change nothing (besides GET, which never may). */
+  pure?: boolean;
+}
+
+const obj = (body: unknown) => body as Record<string, unknown>;
+const itemIds = (body: unknown) =>
+  ((obj(body).items as Array<{ id: string }> | undefined) ?? []).map((i) => i.id);
+const lists = (body: unknown, ...ids: string[]) => ids.every((id) => itemIds(body).includes(id));
+
+const chatModel = (n: number, baseUrl: string, tenantIds: string[]) => ({
+  name: `Chat model ${n}`,
+  kind: 'chat',
+  base_url: baseUrl,
+  model_name: 'test-chat',
+  api_key: 'sk-matrix-test-key-0123456789',
+  sharing: { all: false, tenant_ids: tenantIds },
+});
+let modelServer: OpenAICompatibleServer;
+
+//                       adm usr agt key noR mst ano bad
+const MANAGER_READ = /* */ '403 403 403 403 403 200 401 401';
+const MANAGER_MISS = /* */ '403 403 403 403 403 404 401 401';
+const TENANT_READ = /*  */ '200 200 200 200 403 200 401 401';
+const TENANT_MADE = /*  */ '201 201 201 201 403 201 401 401';
+const TENANT_GONE = /*  */ '204 204 204 204 403 204 401 401';
+const TENANT_MISS = /*  */ '404 404 404 404 403 404 401 401';
+
+/** One row per Omni RAG route of the server (method + path with parameters as :p). */
+const ROUTES: Record<string, RouteRow> = {
+  // Model connections: managed by a master of level 1 or 2 only; offered models are listed to every omnirag caller.
+  'GET /v1/models': {
+    request: () => ({ url: '/v1/models' }),
+    own: MANAGER_READ,
+    shows: (body, x) => lists(body, x.model),
+  },
+  'GET /v1/models/available': {
+    request: () => ({ url: '/v1/models/available' }),
+    own: TENANT_READ,
+    shows: (body, x) => lists(body, x.model),
+  },
+  'POST /v1/models': {
+    request: (_x, n) => ({ url: '/v1/models', payload: chatModel(n, modelServer.baseUrl, []) }),
+    //     adm usr agt key noR mst ano bad
+    own: '403 403 403 403 403 201 401 401',
+  },
+  'GET /v1/models/:p': {
+    request: (x) => ({ url: `/v1/models/${x.model}` }),
+    own: MANAGER_READ,
+    foreign: MANAGER_MISS,
+    shows: (body, x) => obj(body).id === x.model,
+  },
+  'PATCH /v1/models/:p': {
+    request: (x, n) => ({ url: `/v1/models/${x.model}`, payload: { temperature: (n % 10) / 10 } }),
+    own: MANAGER_READ,
+    foreign: MANAGER_MISS,
+  },
+  'DELETE /v1/models/:p': {
+    request: (x) => ({ url: `/v1/models/${x.model}` }),
+    fresh: 'model',
+    //     adm usr agt key noR mst ano bad
+    own: '403 403 403 403 403 204 401 401',
+    foreign: MANAGER_MISS,
+  },
+  'POST /v1/models/:p/test': {
+    request: (x) => ({ url: `/v1/models/${x.model}/test` }),
+    own: MANAGER_READ,
+    foreign: MANAGER_MISS,
+    pure: true,
+    shows: (body) => obj(body).ok === true,
+  },
+
+  // Prompts: every role of an omnirag tenant reads and writes its own.
+  'GET /v1/prompts': {
+    request: () => ({ url: '/v1/prompts?page_size=100' }),
+    own: TENANT_READ,
+    shows: (body, x) => lists(body, x.prompt),
+  },
+  'POST /v1/prompts': {
+    request: (_x, n) => ({ url: '/v1/prompts', payload: { name: `Made ${n}`, template: 'Hi {{question}}' } }),
+    own: TENANT_MADE,
+  },
+  'POST /v1/prompts/preview': {
+    request: () => ({ url: '/v1/prompts/preview', payload: { template: 'Answer {{question}}' } }),
+    own: TENANT_READ,
+    pure: true,
+    shows: (body) => typeof obj(body).rendered === 'string',
+  },
+  'GET /v1/prompts/:p': {
+    request: (x) => ({ url: `/v1/prompts/${x.prompt}` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => obj(body).id === x.prompt,
+  },
+  'PATCH /v1/prompts/:p': {
+    request: (x, n) => ({ url: `/v1/prompts/${x.prompt}`, payload: { description: `Changed ${n}` } }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+  'DELETE /v1/prompts/:p': {
+    request: (x) => ({ url: `/v1/prompts/${x.prompt}` }),
+    fresh: 'prompt',
+    own: TENANT_GONE,
+    foreign: TENANT_MISS,
+  },
+  'GET /v1/prompts/:p/versions': {
+    request: (x) => ({ url: `/v1/prompts/${x.prompt}/versions` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body) => (obj(body).items as Array<{ version: number }>).some((item) => item.version === 1),
+  },
+  'GET /v1/prompts/:p/versions/:p': {
+    request: (x) => ({ url: `/v1/prompts/${x.prompt}/versions/1` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => obj(body).prompt_id === x.prompt && obj(body).version === 1,
+  },
+  'POST /v1/prompts/:p/versions/:p/restore': {
+    request: (x) => ({ url: `/v1/prompts/${x.prompt}/versions/1/restore` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+
+  // Knowledge: every role of an omnirag tenant reads and writes its own.
+  'GET /v1/knowledge': {
+    request: () => ({ url: '/v1/knowledge?page_size=100' }),
+    own: TENANT_READ,
+    shows: (body, x) => lists(body, x.kb),
+  },
+  'POST /v1/knowledge': {
+    request: (_x, n) => ({ url: '/v1/knowledge', payload: { name: `Made ${n}`, language: 'en' } }),
+    own: TENANT_MADE,
+  },
+  'GET /v1/knowledge/:p': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => obj(body).id === x.kb,
+  },
+  'PATCH /v1/knowledge/:p': {
+    request: (x, n) => ({ url: `/v1/knowledge/${x.kb}`, payload: { name: `Handbook ${n}` } }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+  'DELETE /v1/knowledge/:p': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}` }),
+    fresh: 'knowledge',
+    own: TENANT_GONE,
+    foreign: TENANT_MISS,
+  },
+  'POST /v1/knowledge/:p/sources': {
+    request: (x, n) => ({
+      url: `/v1/knowledge/${x.kb}/sources`,
+      payload: { type: 'text', title: `Note ${n}`, text: 'The shop opens at nine.' },
+    }),
+    own: TENANT_MADE,
+    foreign: TENANT_MISS,
+  },
+  'GET /v1/knowledge/:p/sources': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources?page_size=100` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => lists(body, x.source, x.qa),
+  },
+  'GET /v1/knowledge/:p/sources/:p': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => obj(body).id === x.source && obj(body).state === 'ready',
+  },
+  'DELETE /v1/knowledge/:p/sources/:p': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}` }),
+    fresh: 'source',
+    own: TENANT_GONE,
+    foreign: TENANT_MISS,
+  },
+  'POST /v1/knowledge/:p/sources/:p/resync': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/resync` }),
+    fresh: 'source',
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+  'GET /v1/knowledge/:p/sources/:p/chunks': {
+    request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/chunks?page_size=200` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) =>
+      x.chunks.length > 0 && [...itemIds(body)].sort().join() === [...x.chunks].sort().join(),
+  },
+};
+
+/** Tables whose rows carry `id` and `tenant_id`: their ids must never reach another tenant. */
+const TENANT_TABLES = [
+  'knowledge_bases',
+  'knowledge_sources',
+  'knowledge_chunks',
+  'knowledge_qa',
+  'prompts',
+  'prompt_versions',
+  'models',
+  'indexes',
+];
+/** Every table the Omni RAG routes write: equal digests mean nothing changed. */
+const FINGERPRINTED = [
+  ...TENANT_TABLES,
+  'knowledge_postings',
+  'knowledge_base_stats',
+  'model_shares',
+  'index_knowledge_bases',
+  'audit_log',
+];
+
+/** The code of each refusal status. */
+const CODE_OF: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
+
+const parse = (body: string): unknown => (body ? JSON.parse(body) : null);
+
+/** Every string anywhere in a JSON value. */
+function stringsIn(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) stringsIn(item, into);
+  return into;
+}
+
+describe('Omni RAG authorisation matrix and tenant isolation', () => {
+  let t: TestApp;
+  let served: Array<{ method: Method; url: string; key: string }> = [];
+  const tenantIds = {} as Record<TenantKey | 'P' | 'N', string>;
+  const resources = {} as Record<TenantKey, Resources>;
+  const callers = {} as Record<PrincipalName, Caller>;
+  /** Who makes a tenant's throwaway resources and models (the model of B comes from its partner P). */
+  const makers = {} as Record<TenantKey, { knowledge: Caller; models: Caller; shareWith: string[] }>;
+  let bAdmin: Caller = {};
+  let n = 0;
+
+  const call = (method: Method, url: string, caller: Caller, payload?: unknown) =>
+    injectAs(t, method, url, caller, payload);
+  const fingerprint = () => tablesFingerprint(t, FINGERPRINTED);
+
+  async function made<T extends { id: string }>(
+    method: Method,
+    url: string,
+    caller: Caller,
+    payload: unknown,
+  ) {
+    const response = await call(method, url, caller, payload);
+    if (response.statusCode !== 201) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return response.json<T>();
+  }
+
+  async function ingest(tenant: string, sourceId: string) {
+    await runIngestion(
+      {
+        db: t.database.db,
+        env: t.env,
+        storage: t.app.files.storage,
+        fetch: createGuardedFetch({ allowAddresses: t.env.FETCH_ALLOW_ADDRESSES }),
+        log: t.app.log,
+      },
+      { tenantId: tenant, sourceId },
+    );
+  }
+
+  /** The same knowledge (a text source and a Q&A pair) and the same prompt in a tenant, the text read into chunks. */
+  async function seedTenant(key: TenantKey): Promise<Resources> {
+    const maker = makers[key];
+    const kb = await made('POST', '/v1/knowledge', maker.knowledge, { name: 'Handbook', language: 'en' });
+    const source = await made('POST', `/v1/knowledge/${kb.id}/sources`, maker.knowledge, {
+      type: 'text',
+      title: 'Opening hours',
+      text: 'The bakery on Quayside opens at seven and sells sourdough until noon. '.repeat(40),
+    });
+    const qa = await made('POST', `/v1/knowledge/${kb.id}/sources`, maker.knowledge, {
+      type: 'qa',
+      question: 'When does the bakery open?',
+      answer: 'At seven.',
+    });
+    const prompt = await made('POST', '/v1/prompts', maker.knowledge, {
+      name: 'Support',
+      template: 'Answer {{question}} from {{context}}',
+    });
+    const tenant = tenantIds[key];
+    await ingest(tenant, source.id);
+    await ingest(tenant, qa.id);
+    const chunks = rowsOf<{ id: string }>(
+      await t.database.db.execute(
+        sql`select id::text as id from knowledge_chunks where tenant_id = ${tenant} and source_id = ${source.id}`,
+      ),
+    ).map((row) => row.id);
+    return { kb: kb.id, source: source.id, qa: qa.id, prompt: prompt.id, model: '', chunks };
+  }
+
+  /** A throwaway of `kind` in `key`'s tenant, for a call that consumes it. */
+  async function makeFresh(kind: FreshKind, key: TenantKey, x: Resources): Promise<Resources> {
+    const maker = makers[key];
+    n += 1;
+    switch (kind) {
+      case 'knowledge':
+        return {
+          ...x,
+          kb: (
+            await made('POST', '/v1/knowledge', maker.knowledge, { name: `Throwaway ${n}`, language: 'en' })
+          ).id,
+        };
+      case 'source':
+        return {
+          ...x,
+          source: (
+            await made('POST', `/v1/knowledge/${x.kb}/sources`, maker.knowledge, {
+              type: 'text',
+              title: `Throwaway ${n}`,
+              text: 'Gone soon.',
+            })
+          ).id,
+        };
+      case 'prompt':
+        return {
+          ...x,
+          prompt: (
+            await made('POST', '/v1/prompts', maker.knowledge, { name: `Throwaway ${n}`, template: 'x' })
+          ).id,
+        };
+      case 'model':
+        return {
+          ...x,
+          model: (
+            await made('POST', '/v1/models', maker.models, chatModel(n, modelServer.baseUrl, maker.shareWith))
+          ).id,
+        };
+    }
+  }
+
+  const unknownResources = (): Resources => ({
+    kb: randomUUID(),
+    source: randomUUID(),
+    qa: randomUUID(),
+    prompt: randomUUID(),
+    model: randomUUID(),
+    chunks: [],
+  });
+
+  /** Ids of rows of other tenants, except the model offered to `key`: none of them may reach `key`'s callers. */
+  async function idsKeptFrom(key: TenantKey): Promise<Set<string>> {
+    const union = sql.join(
+      TENANT_TABLES.map(
+        (table) => sql`select id::text as id from ${sql.raw(table)} where tenant_id <> ${tenantIds[key]}`,
+      ),
+      sql` union all `,
+    );
+    const rows = rowsOf<{ id: string }>(await t.database.db.execute(union));
+    const ids = new Set(rows.map((row) => row.id));
+    ids.delete(resources[key].model);
+    return ids;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000' } });
+    modelServer = await startOpenAICompatibleServer({ dimensions: 32 });
+    const platform = await platformTenantId(t);
+    Object.assign(tenantIds, { platform, A: 'rag-a', B: 'rag-b', P: 'rag-p', N: 'rag-n' });
+    await makeTenant(t, { tenantId: tenantIds.P, parent: platform, type: '2', domain: 'p.matrix.test' });
+    await makeTenant(t, { tenantId: tenantIds.A, parent: platform, type: '3', domain: 'a.matrix.test' });
+    await makeTenant(t, { tenantId: tenantIds.B, parent: tenantIds.P, type: '3', domain: 'b.matrix.test' });
+    await makeTenant(t, {
+      tenantId: tenantIds.N,
+      parent: platform,
+      type: '3',
+      domain: 'n.matrix.test',
+      codes: ['casesummary'],
+    });
+    const cookie = async (tenant: string, email: string, role: string) => ({
+      cookie: (await makeSignedInUser(t, tenant, email, role)).cookie,
+    });
+    const aCredential = await basicCredential(t, tenantIds.A);
+    const aKey =
+      Buffer.from(aCredential.slice('Basic '.length), 'base64').toString('utf8').split(':')[0] ?? '';
+    callers['omnirag administrator'] = await cookie(tenantIds.A, 'admin@a.matrix.test', 'administrator');
+    callers['omnirag user'] = await cookie(tenantIds.A, 'user@a.matrix.test', 'user');
+    callers['omnirag agent'] = await cookie(tenantIds.A, 'agent@a.matrix.test', 'agent');
+    callers['omnirag API credential'] = { authorization: aCredential };
+    callers['administrator without omnirag'] = await cookie(
+      tenantIds.N,
+      'admin@n.matrix.test',
+      'administrator',
+    );
+    callers['platform master'] = { cookie: await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD) };
+    callers.anonymous = {};
+    callers['wrong API credential'] = {
+      authorization: `Basic ${Buffer.from(`${aKey}:not-the-secret-0123456789`).toString('base64')}`,
+    };
+    bAdmin = await cookie(tenantIds.B, 'admin@b.matrix.test', 'administrator');
+    const partnerMaster = await cookie(tenantIds.P, 'boss@p.matrix.test', 'master');
+    const master = callers['platform master'];
+    makers.A = { knowledge: callers['omnirag administrator'], models: master, shareWith: [tenantIds.A] };
+    makers.B = { knowledge: bAdmin, models: partnerMaster, shareWith: [tenantIds.B] };
+    makers.platform = { knowledge: master, models: master, shareWith: [] };
+
+    for (const key of ['A', 'B', 'platform'] as const) resources[key] = await seedTenant(key);
+    // The platform's model is offered to A (and is the platform's own); P's model is offered to B.
+    const platformModel = await made(
+      'POST',
+      '/v1/models',
+      master,
+      chatModel(0, modelServer.baseUrl, [tenantIds.A]),
+    );
+    const partnerModel = await made(
+      'POST',
+      '/v1/models',
+      partnerMaster,
+      chatModel(0, modelServer.baseUrl, [tenantIds.B]),
+    );
+    resources.A.model = platformModel.id;
+    resources.platform.model = platformModel.id;
+    resources.B.model = partnerModel.id;
+
+    served = routeTable(t)
+      .filter((route) =>
+        PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`)),
+      )
+      .map((route) => ({
+        method: route.method as Method,
+        url: route.url,
+        key: `${route.method} ${route.url}`,
+      }));
+  }, 60_000);
+  afterAll(async () => {
+    await modelServer.close();
+    await t.close();
+  });
+
+  it('has an expectation row for every Omni RAG route of the server, and no row without a route', () => {
+    const keys = served.map((route) => route.key).sort();
+    expect(keys.filter((key) => !(key in ROUTES))).toEqual([]);
+    expect(Object.keys(ROUTES).sort()).toEqual(keys);
+    for (const row of Object.values(ROUTES)) {
+      for (const statuses of [row.own, row.foreign ?? row.own]) {
+        expect(statuses.split(' ')).toHaveLength(PRINCIPALS.length);
+      }
+    }
+  });
+
+  it('keeps identical knowledge and prompts of two tenants apart on every read', async () => {
+    // The content is the same in A and B (same names, texts and Q&A pair), only the ids differ.
+    const names = async (caller: Caller) =>
+      (
+        (await call('GET', '/v1/knowledge', caller)).json<{ items: Array<{ name: string }> }>().items ?? []
+      ).map((item) => item.name);
+    expect(await names(bAdmin)).toEqual(await names(callers['omnirag administrator']));
+    expect(resources.A.chunks.length).toBeGreaterThan(1);
+    expect(resources.B.chunks).toHaveLength(resources.A.chunks.length);
+
+    const viewers: Array<{ name: string; caller: Caller; own: TenantKey; others: TenantKey[] }> = [
+      {
+        name: 'A administrator',
+        caller: callers['omnirag administrator'],
+        own: 'A',
+        others: ['B', 'platform'],
+      },
+      { name: 'A agent', caller: callers['omnirag agent'], own: 'A', others: ['B', 'platform'] },
+      {
+        name: 'A API credential',
+        caller: callers['omnirag API credential'],
+        own: 'A',
+        others: ['B', 'platform'],
+      },
+      { name: 'B administrator', caller: bAdmin, own: 'B', others: ['A', 'platform'] },
+      { name: 'platform master', caller: callers['platform master'], own: 'platform', others: ['A', 'B'] },
+    ];
+    const reads = served.filter((route) => route.method === 'GET');
+    expect(reads.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const viewer of viewers) {
+      const keptFrom = await idsKeptFrom(viewer.own);
+      const mine = resources[viewer.own];
+      for (const route of reads) {
+        const row = defined(ROUTES[route.key]);
+        const own = await call('GET', row.request(mine, 0).url, viewer.caller);
+        const label = `${viewer.name} × ${route.key}`;
+        const body = parse(own.body);
+        if (own.statusCode === 200 && row.shows && !row.shows(body, mine))
+          problems.push(`${label}: own not shown`);
+        const leaked = stringsIn(body).filter((value) => keptFrom.has(value));
+        if (leaked.length > 0) problems.push(`${label}: shows ids of others ${leaked.join(', ')}`);
+        if (!row.foreign) continue;
+        const unknown = await call('GET', row.request(unknownResources(), 0).url, viewer.caller);
+        for (const other of viewer.others) {
+          const url = row.request(resources[other], 0).url;
+          // A model the platform offers to A is the platform's own: that URL names nothing of another tenant.
+          if (url === row.request(mine, 0).url) continue;
+          const theirs = await call('GET', url, viewer.caller);
+          const answer = parse(theirs.body);
+          if (theirs.statusCode < 400) problems.push(`${label} of ${other}: ${theirs.statusCode}`);
+          if (
+            theirs.statusCode !== unknown.statusCode ||
+            obj(answer).code !== obj(parse(unknown.body)).code
+          ) {
+            problems.push(`${label} of ${other}: ${theirs.body} but unknown ids: ${unknown.body}`);
+          }
+          if (stringsIn(answer).some((value) => keptFrom.has(value)))
+            problems.push(`${label} of ${other}: ids`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // The other tenant's chunk listing answers like an unknown source, for the administrator and the key.
+    for (const caller of [callers['omnirag administrator'], callers['omnirag API credential']]) {
+      const chunks = await call(
+        'GET',
+        ROUTES['GET /v1/knowledge/:p/sources/:p/chunks']?.request(resources.B, 0).url ?? '',
+        caller,
+      );
+      expect(chunks.statusCode).toBe(404);
+      expect(chunks.json()).toMatchObject({ code: 'not_found' });
+    }
+  });
+
+  it('answers every principal as written, foreign ids like unknown ones, and changes nothing it refuses', async () => {
+    const wrong: string[] = [];
+    let attempts = 0;
+    let before = await fingerprint();
+    const mask = (body: string, x: Resources) =>
+      [x.kb, x.source, x.qa, x.prompt, x.model].reduce((text, id) => text.replaceAll(id, '<id>'), body);
+
+    for (const [column, principal] of PRINCIPALS.entries()) {
+      const caller = callers[principal];
+      for (const route of served) {
+        const row = defined(ROUTES[route.key]);
+        const targets: Array<['own' | 'foreign' | 'unknown', string]> = [['own', row.own]];
+        if (row.foreign) targets.push(['foreign', row.foreign], ['unknown', row.foreign]);
+        let foreignAnswer = '';
+        for (const [target, statuses] of targets) {
+          const expected = Number(statuses.split(' ')[column]);
+          const key = target === 'unknown' ? null : TARGETS[principal][target];
+          let x = key === null ? unknownResources() : resources[key];
+          if (row.fresh && key !== null) {
+            x = await makeFresh(row.fresh, key, x);
+            before = await fingerprint();
+          }
+          const { url, payload } = row.request(x, ++n);
+          const response = await call(route.method, url, caller, payload);
+          attempts += 1;
+          const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+          const body = parse(response.body);
+          const after = await fingerprint();
+          if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+          if (response.statusCode >= 400) {
+            if (after !== before) wrong.push(`${label}: refused but changed the database`);
+            const keys = Object.keys(obj(body)).sort().join();
+            if (keys !== 'code,message' || obj(body).code !== CODE_OF[response.statusCode]) {
+              wrong.push(`${label}: not a ${CODE_OF[response.statusCode] ?? 'known'} refusal`);
+            }
+          } else {
+            if ((route.method === 'GET' || row.pure) && after !== before)
+              wrong.push(`${label}: a read wrote`);
+            if (target === 'own' && row.shows && !row.shows(body, x))
+              wrong.push(`${label}: does not show it`);
+          }
+          if (target === 'foreign') foreignAnswer = `${response.statusCode} ${mask(response.body, x)}`;
+          if (target === 'unknown' && foreignAnswer !== `${response.statusCode} ${mask(response.body, x)}`) {
+            wrong.push(`${label}: another tenant's ids were answered ${foreignAnswer}`);
+          }
+          before = after;
+        }
+      }
+    }
+    console.log(
+      `Omni RAG authorisation matrix: ${served.length} routes x ${PRINCIPALS.length} principals = ${attempts} calls; ` +
+        `wrong answers: ${wrong.length}`,
+    );
+    expect(wrong).toEqual([]);
+    expect(attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
+  });
+});
