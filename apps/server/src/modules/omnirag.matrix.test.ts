@@ -86,6 +86,7 @@ interface Resources {
 }
 
 type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model';
+type Target = 'own' | 'unknown' | 'foreign' | 'own parent, foreign child';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface RouteRow {
@@ -96,6 +97,11 @@ interface RouteRow {
   foreign?: string;
   /** For an allowed read of own resources: the body shows them. */
   shows?: (body: unknown, x: Resources) => boolean;
+  /**
+   * For a route naming a child under a parent: the caller's own parent with another tenant's child (answered like
+   * unknown ids, with the `foreign` statuses).
+   */
+  mixed?: (own: Resources, foreign: Resources) => Resources;
   /** The call consumes what it acts on: it gets a throwaway of this kind, made just before. */
   fresh?: FreshKind;
   /** An allowed call that must change nothing (besides GET, which never may). */
@@ -116,6 +122,13 @@ const chatModel = (n: number, baseUrl: string, tenantIds: string[]) => ({
   sharing: { all: false, tenant_ids: tenantIds },
 });
 let modelServer: OpenAICompatibleServer;
+
+/** The caller's own knowledge base with another tenant's source. */
+const foreignSource = (own: Resources, foreign: Resources): Resources => ({
+  ...own,
+  source: foreign.source,
+  chunks: [],
+});
 
 //                       adm usr agt key noR mst ano bad
 const MANAGER_READ = /* */ '403 403 403 403 403 200 401 401';
@@ -263,24 +276,28 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'GET /v1/knowledge/:p/sources/:p': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}` }),
+    mixed: foreignSource,
     own: TENANT_READ,
     foreign: TENANT_MISS,
     shows: (body, x) => obj(body).id === x.source && obj(body).state === 'ready',
   },
   'DELETE /v1/knowledge/:p/sources/:p': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}` }),
+    mixed: foreignSource,
     fresh: 'source',
     own: TENANT_GONE,
     foreign: TENANT_MISS,
   },
   'POST /v1/knowledge/:p/sources/:p/resync': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/resync` }),
+    mixed: foreignSource,
     fresh: 'source',
     own: TENANT_READ,
     foreign: TENANT_MISS,
   },
   'GET /v1/knowledge/:p/sources/:p/chunks': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/chunks?page_size=200` }),
+    mixed: foreignSource,
     own: TENANT_READ,
     foreign: TENANT_MISS,
     shows: (body, x) =>
@@ -626,17 +643,25 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       const caller = callers[principal];
       for (const route of served) {
         const row = defined(ROUTES[route.key]);
-        const targets: Array<['own' | 'foreign' | 'unknown', string]> = [['own', row.own]];
-        if (row.foreign) targets.push(['foreign', row.foreign], ['unknown', row.foreign]);
-        let foreignAnswer = '';
+        // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
+        const targets: Array<[Target, string]> = [['own', row.own]];
+        if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
+        if (row.foreign && row.mixed) targets.push(['own parent, foreign child', row.foreign]);
+        let unknownAnswer = '';
         for (const [target, statuses] of targets) {
           const expected = Number(statuses.split(' ')[column]);
-          const key = target === 'unknown' ? null : TARGETS[principal][target];
-          let x = key === null ? unknownResources() : resources[key];
-          if (row.fresh && key !== null) {
-            x = await makeFresh(row.fresh, key, x);
-            before = await fingerprint();
+          const { own, foreign } = TARGETS[principal];
+          let x =
+            target === 'own'
+              ? resources[own]
+              : target === 'unknown'
+                ? unknownResources()
+                : resources[foreign];
+          if (row.fresh && target !== 'unknown') {
+            x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
           }
+          if (target === 'own parent, foreign child') x = defined(row.mixed)(resources[own], x);
+          if (row.fresh) before = await fingerprint();
           const { url, payload } = row.request(x, ++n);
           const response = await call(route.method, url, caller, payload);
           attempts += 1;
@@ -656,9 +681,10 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             if (target === 'own' && row.shows && !row.shows(body, x))
               wrong.push(`${label}: does not show it`);
           }
-          if (target === 'foreign') foreignAnswer = `${response.statusCode} ${mask(response.body, x)}`;
-          if (target === 'unknown' && foreignAnswer !== `${response.statusCode} ${mask(response.body, x)}`) {
-            wrong.push(`${label}: another tenant's ids were answered ${foreignAnswer}`);
+          const answer = `${response.statusCode} ${mask(response.body, x)}`;
+          if (target === 'unknown') unknownAnswer = answer;
+          else if (target !== 'own' && answer !== unknownAnswer) {
+            wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
           }
           before = after;
         }
