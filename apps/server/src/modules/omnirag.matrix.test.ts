@@ -35,7 +35,11 @@ import { runIngestion } from './knowledge/ingestion';
  *   3. ROUTES: one row per route: `request` builds the call from a tenant's Resources (put the other tenant's ids in
  *      the body through `x` too: `{ index_id: x.index }` then checks that ids in bodies grant nothing), `own` and
  *      `foreign` give the statuses per principal, `shows` says what an allowed read must show, and `fresh` names
- *      the kind a call consumes (a delete), so it acts on a throwaway made just before (add the kind to makeFresh).
+ *      the kind a call consumes (a delete), so it acts on a throwaway made just before (add the kind to makeFresh);
+ *      `mixed` puts another tenant's child under the caller's own parent (e.g. a RAG's conversation).
+ *   4. The statuses: the shared rows below (TENANT_READ and the like) hold for a route guarded by
+ *      requireFeatureCaller(…, 'omnirag') whose service filters by the caller's tenant; write a row by hand when a
+ *      route has another rule (as the model routes do).
  * GET rows are also run by the isolation test, with identical content in both tenants.
  */
 
@@ -340,6 +344,9 @@ function stringsIn(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
+/** The two walks make several hundred calls, each with a fingerprint: more than the default 30 s on a busy machine. */
+const WALK_TIMEOUT_MS = 120_000;
+
 describe('Omni RAG authorisation matrix and tenant isolation', () => {
   let t: TestApp;
   let served: Array<{ method: Method; url: string; key: string }> = [];
@@ -540,7 +547,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
         url: route.url,
         key: `${route.method} ${route.url}`,
       }));
-  }, 60_000);
+  });
   afterAll(async () => {
     await modelServer.close();
     await t.close();
@@ -557,144 +564,160 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     }
   });
 
-  it('keeps identical knowledge and prompts of two tenants apart on every read', async () => {
-    // The content is the same in A and B (same names, texts and Q&A pair), only the ids differ.
-    const names = async (caller: Caller) =>
-      (
-        (await call('GET', '/v1/knowledge', caller)).json<{ items: Array<{ name: string }> }>().items ?? []
-      ).map((item) => item.name);
-    expect(await names(bAdmin)).toEqual(await names(callers['omnirag administrator']));
-    expect(resources.A.chunks.length).toBeGreaterThan(1);
-    expect(resources.B.chunks).toHaveLength(resources.A.chunks.length);
-
-    const viewers: Array<{ name: string; caller: Caller; own: TenantKey; others: TenantKey[] }> = [
-      {
-        name: 'A administrator',
-        caller: callers['omnirag administrator'],
-        own: 'A',
-        others: ['B', 'platform'],
-      },
-      { name: 'A agent', caller: callers['omnirag agent'], own: 'A', others: ['B', 'platform'] },
-      {
-        name: 'A API credential',
-        caller: callers['omnirag API credential'],
-        own: 'A',
-        others: ['B', 'platform'],
-      },
-      { name: 'B administrator', caller: bAdmin, own: 'B', others: ['A', 'platform'] },
-      { name: 'platform master', caller: callers['platform master'], own: 'platform', others: ['A', 'B'] },
-    ];
-    const reads = served.filter((route) => route.method === 'GET');
-    expect(reads.length).toBeGreaterThan(0);
-    const problems: string[] = [];
-    for (const viewer of viewers) {
-      const keptFrom = await idsKeptFrom(viewer.own);
-      const mine = resources[viewer.own];
-      for (const route of reads) {
-        const row = defined(ROUTES[route.key]);
-        const own = await call('GET', row.request(mine, 0).url, viewer.caller);
-        const label = `${viewer.name} × ${route.key}`;
-        const body = parse(own.body);
-        if (own.statusCode === 200 && row.shows && !row.shows(body, mine))
-          problems.push(`${label}: own not shown`);
-        const leaked = stringsIn(body).filter((value) => keptFrom.has(value));
-        if (leaked.length > 0) problems.push(`${label}: shows ids of others ${leaked.join(', ')}`);
-        if (!row.foreign) continue;
-        const unknown = await call('GET', row.request(unknownResources(), 0).url, viewer.caller);
-        for (const other of viewer.others) {
-          const url = row.request(resources[other], 0).url;
-          // A model the platform offers to A is the platform's own: that URL names nothing of another tenant.
-          if (url === row.request(mine, 0).url) continue;
-          const theirs = await call('GET', url, viewer.caller);
-          const answer = parse(theirs.body);
-          if (theirs.statusCode < 400) problems.push(`${label} of ${other}: ${theirs.statusCode}`);
-          if (
-            theirs.statusCode !== unknown.statusCode ||
-            obj(answer).code !== obj(parse(unknown.body)).code
-          ) {
-            problems.push(`${label} of ${other}: ${theirs.body} but unknown ids: ${unknown.body}`);
-          }
-          if (stringsIn(answer).some((value) => keptFrom.has(value)))
-            problems.push(`${label} of ${other}: ids`);
+  it(
+    'keeps identical knowledge and prompts of two tenants apart on every read',
+    async () => {
+      // The content is the same in A and B (same names, texts and Q&A pair), only the ids differ.
+      const names = async (caller: Caller) => {
+        const listed: string[] = [];
+        for (const url of ['/v1/knowledge', '/v1/prompts']) {
+          const body = (await call('GET', url, caller)).json<{ items: Array<{ name: string }> }>();
+          listed.push(...body.items.map((item) => `${url} ${item.name}`));
         }
-      }
-    }
-    expect(problems).toEqual([]);
-    // The other tenant's chunk listing answers like an unknown source, for the administrator and the key.
-    for (const caller of [callers['omnirag administrator'], callers['omnirag API credential']]) {
-      const chunks = await call(
-        'GET',
-        ROUTES['GET /v1/knowledge/:p/sources/:p/chunks']?.request(resources.B, 0).url ?? '',
-        caller,
-      );
-      expect(chunks.statusCode).toBe(404);
-      expect(chunks.json()).toMatchObject({ code: 'not_found' });
-    }
-  });
+        return listed;
+      };
+      expect(await names(bAdmin)).toEqual(['/v1/knowledge Handbook', '/v1/prompts Support']);
+      expect(await names(callers['omnirag administrator'])).toEqual(await names(bAdmin));
+      expect(resources.A.chunks.length).toBeGreaterThan(1);
+      expect(resources.B.chunks).toHaveLength(resources.A.chunks.length);
 
-  it('answers every principal as written, foreign ids like unknown ones, and changes nothing it refuses', async () => {
-    const wrong: string[] = [];
-    let attempts = 0;
-    let before = await fingerprint();
-    const mask = (body: string, x: Resources) =>
-      [x.kb, x.source, x.qa, x.prompt, x.model].reduce((text, id) => text.replaceAll(id, '<id>'), body);
-
-    for (const [column, principal] of PRINCIPALS.entries()) {
-      const caller = callers[principal];
-      for (const route of served) {
-        const row = defined(ROUTES[route.key]);
-        // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
-        const targets: Array<[Target, string]> = [['own', row.own]];
-        if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
-        if (row.foreign && row.mixed) targets.push(['own parent, foreign child', row.foreign]);
-        let unknownAnswer = '';
-        for (const [target, statuses] of targets) {
-          const expected = Number(statuses.split(' ')[column]);
-          const { own, foreign } = TARGETS[principal];
-          let x =
-            target === 'own'
-              ? resources[own]
-              : target === 'unknown'
-                ? unknownResources()
-                : resources[foreign];
-          if (row.fresh && target !== 'unknown') {
-            x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
-          }
-          if (target === 'own parent, foreign child') x = defined(row.mixed)(resources[own], x);
-          if (row.fresh) before = await fingerprint();
-          const { url, payload } = row.request(x, ++n);
-          const response = await call(route.method, url, caller, payload);
-          attempts += 1;
-          const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
-          const body = parse(response.body);
-          const after = await fingerprint();
-          if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
-          if (response.statusCode >= 400) {
-            if (after !== before) wrong.push(`${label}: refused but changed the database`);
-            const keys = Object.keys(obj(body)).sort().join();
-            if (keys !== 'code,message' || obj(body).code !== CODE_OF[response.statusCode]) {
-              wrong.push(`${label}: not a ${CODE_OF[response.statusCode] ?? 'known'} refusal`);
+      const viewers: Array<{ name: string; caller: Caller; own: TenantKey; others: TenantKey[] }> = [
+        {
+          name: 'A administrator',
+          caller: callers['omnirag administrator'],
+          own: 'A',
+          others: ['B', 'platform'],
+        },
+        { name: 'A agent', caller: callers['omnirag agent'], own: 'A', others: ['B', 'platform'] },
+        {
+          name: 'A API credential',
+          caller: callers['omnirag API credential'],
+          own: 'A',
+          others: ['B', 'platform'],
+        },
+        { name: 'B administrator', caller: bAdmin, own: 'B', others: ['A', 'platform'] },
+        { name: 'platform master', caller: callers['platform master'], own: 'platform', others: ['A', 'B'] },
+      ];
+      const reads = served.filter((route) => route.method === 'GET');
+      expect(reads.length).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const viewer of viewers) {
+        const keptFrom = await idsKeptFrom(viewer.own);
+        const mine = resources[viewer.own];
+        for (const route of reads) {
+          const row = defined(ROUTES[route.key]);
+          const own = await call('GET', row.request(mine, 0).url, viewer.caller);
+          const label = `${viewer.name} × ${route.key}`;
+          const body = parse(own.body);
+          if (own.statusCode === 200 && row.shows && !row.shows(body, mine))
+            problems.push(`${label}: own not shown`);
+          const leaked = stringsIn(body).filter((value) => keptFrom.has(value));
+          if (leaked.length > 0) problems.push(`${label}: shows ids of others ${leaked.join(', ')}`);
+          if (!row.foreign) continue;
+          const unknown = await call('GET', row.request(unknownResources(), 0).url, viewer.caller);
+          for (const other of viewer.others) {
+            const url = row.request(resources[other], 0).url;
+            // A model the platform offers to A is the platform's own: that URL names nothing of another tenant.
+            if (url === row.request(mine, 0).url) continue;
+            const theirs = await call('GET', url, viewer.caller);
+            const answer = parse(theirs.body);
+            if (theirs.statusCode < 400) problems.push(`${label} of ${other}: ${theirs.statusCode}`);
+            if (
+              theirs.statusCode !== unknown.statusCode ||
+              obj(answer).code !== obj(parse(unknown.body)).code
+            ) {
+              problems.push(`${label} of ${other}: ${theirs.body} but unknown ids: ${unknown.body}`);
             }
-          } else {
-            if ((route.method === 'GET' || row.pure) && after !== before)
-              wrong.push(`${label}: a read wrote`);
-            if (target === 'own' && row.shows && !row.shows(body, x))
-              wrong.push(`${label}: does not show it`);
+            if (stringsIn(answer).some((value) => keptFrom.has(value)))
+              problems.push(`${label} of ${other}: ids`);
           }
-          const answer = `${response.statusCode} ${mask(response.body, x)}`;
-          if (target === 'unknown') unknownAnswer = answer;
-          else if (target !== 'own' && answer !== unknownAnswer) {
-            wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
-          }
-          before = after;
         }
       }
-    }
-    console.log(
-      `Omni RAG authorisation matrix: ${served.length} routes x ${PRINCIPALS.length} principals = ${attempts} calls; ` +
-        `wrong answers: ${wrong.length}`,
-    );
-    expect(wrong).toEqual([]);
-    expect(attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
-  });
+      expect(problems).toEqual([]);
+      // The other tenant's chunk listing answers like an unknown source, for the administrator and the key.
+      for (const caller of [callers['omnirag administrator'], callers['omnirag API credential']]) {
+        const chunks = await call(
+          'GET',
+          ROUTES['GET /v1/knowledge/:p/sources/:p/chunks']?.request(resources.B, 0).url ?? '',
+          caller,
+        );
+        expect(chunks.statusCode).toBe(404);
+        expect(chunks.json()).toMatchObject({ code: 'not_found' });
+      }
+    },
+    WALK_TIMEOUT_MS,
+  );
+
+  it(
+    'answers every principal as written, foreign ids like unknown ones, and changes nothing it refuses',
+    async () => {
+      const wrong: string[] = [];
+      let attempts = 0;
+      let before = await fingerprint();
+      // Answers are compared with the ids of the call masked (a message may name the id it did not find).
+      const mask = (body: string, x: Resources) =>
+        Object.values(x)
+          .filter((id): id is string => typeof id === 'string' && id.length > 0)
+          .reduce((text, id) => text.replaceAll(id, '<id>'), body);
+
+      for (const [column, principal] of PRINCIPALS.entries()) {
+        const caller = callers[principal];
+        for (const route of served) {
+          const row = defined(ROUTES[route.key]);
+          // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
+          const targets: Array<[Target, string]> = [['own', row.own]];
+          if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
+          if (row.foreign && row.mixed) targets.push(['own parent, foreign child', row.foreign]);
+          let unknownAnswer = '';
+          for (const [target, statuses] of targets) {
+            const expected = Number(statuses.split(' ')[column]);
+            const { own, foreign } = TARGETS[principal];
+            let x =
+              target === 'own'
+                ? resources[own]
+                : target === 'unknown'
+                  ? unknownResources()
+                  : resources[foreign];
+            if (row.fresh && target !== 'unknown') {
+              x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
+            }
+            if (target === 'own parent, foreign child') x = defined(row.mixed)(resources[own], x);
+            if (row.fresh) before = await fingerprint();
+            const { url, payload } = row.request(x, ++n);
+            const response = await call(route.method, url, caller, payload);
+            attempts += 1;
+            const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+            const body = parse(response.body);
+            const after = await fingerprint();
+            if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+            if (response.statusCode >= 400) {
+              if (after !== before) wrong.push(`${label}: refused but changed the database`);
+              const keys = Object.keys(obj(body)).sort().join();
+              if (keys !== 'code,message' || obj(body).code !== CODE_OF[response.statusCode]) {
+                wrong.push(`${label}: not a ${CODE_OF[response.statusCode] ?? 'known'} refusal`);
+              }
+            } else {
+              if ((route.method === 'GET' || row.pure) && after !== before)
+                wrong.push(`${label}: a read wrote`);
+              if (target === 'own' && row.shows && !row.shows(body, x))
+                wrong.push(`${label}: does not show it`);
+            }
+            const answer = `${response.statusCode} ${mask(response.body, x)}`;
+            if (target === 'unknown') unknownAnswer = answer;
+            else if (target !== 'own' && answer !== unknownAnswer) {
+              wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
+            }
+            before = after;
+          }
+        }
+      }
+      console.log(
+        `Omni RAG authorisation matrix: ${served.length} routes x ${PRINCIPALS.length} principals = ${attempts} calls; ` +
+          `wrong answers: ${wrong.length}`,
+      );
+      expect(wrong).toEqual([]);
+      expect(attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
+    },
+    WALK_TIMEOUT_MS,
+  );
 });
