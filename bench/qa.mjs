@@ -1,0 +1,100 @@
+// Keyword retrieval quality on a public question set: the Debian FAQ in six languages (fixture and sources in
+// apps/server/src/modules/knowledge/retrieval/fixtures/README.md). Each language's answers are indexed through
+// the product's indexChunks in their own knowledge base; every question goes through the product's
+// searchKeyword (BM25 in SQL) and through textbook BM25 computed in TypeScript over the same postings; prints
+// first-hit rate and recall@3 of both, per language and overall, on PGlite and on PostgreSQL.
+// PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
+// Prints figures; never part of `npm test`.
+//   npm run bench:qa -- [--drivers pglite,postgres] [--languages en,de,fr,it,nl,pt]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import {
+  evaluateQaSet,
+  indexQaSet,
+  loadDebianFaq,
+  rate,
+} from '../apps/server/src/modules/knowledge/retrieval/qa-benchmark.ts';
+
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+};
+const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
+const data = loadDebianFaq();
+const LANGUAGES = arg('languages', Object.keys(data.languages).join(',')).split(',');
+
+async function open(driver) {
+  if (driver === 'pglite') {
+    const dir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-qa-'));
+    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  }
+  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres run');
+  const name = `omnibot_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  return {
+    database,
+    async cleanup() {
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+const cell = (hits, total) => `${rate(hits, total).toFixed(1).padStart(6)} %`;
+const line = (driver, label, paragraphs, { sql, reference }) =>
+  `${driver.padEnd(9)}${label.padEnd(6)}${String(paragraphs).padStart(11)}${String(sql.questions).padStart(10)}` +
+  `${cell(sql.firstHits, sql.questions)}${cell(reference.firstHits, reference.questions)}` +
+  `${(rate(sql.firstHits, sql.questions) - rate(reference.firstHits, reference.questions)).toFixed(1).padStart(8)}` +
+  `${cell(sql.inTop3, sql.questions)}${cell(reference.inTop3, reference.questions)}`;
+
+console.log(`${data.source}\n`);
+console.log(
+  `${'driver'.padEnd(9)}${'lang'.padEnd(6)}${'paragraphs'.padStart(11)}${'questions'.padStart(10)}` +
+    `${'first SQL'.padStart(10)}${'first ref'.padStart(10)}${'gap'.padStart(8)}` +
+    `${'top3 SQL'.padStart(10)}${'top3 ref'.padStart(10)}`,
+);
+for (const driver of DRIVERS) {
+  const { database, cleanup } = await open(driver);
+  const started = performance.now();
+  const total = {
+    sql: { questions: 0, firstHits: 0, inTop3: 0 },
+    reference: { questions: 0, firstHits: 0, inTop3: 0 },
+  };
+  let paragraphs = 0;
+  try {
+    for (const language of LANGUAGES) {
+      const set = data.languages[language];
+      if (!set) throw new Error(`no questions in ${language}; the set has ${Object.keys(data.languages)}`);
+      const indexed = await indexQaSet(database.db, `faq-${language}`, language, set);
+      const result = await evaluateQaSet(database.db, indexed, set.questions);
+      console.log(line(driver, language, set.paragraphs.length, result));
+      paragraphs += set.paragraphs.length;
+      for (const side of ['sql', 'reference'])
+        for (const key of ['questions', 'firstHits', 'inTop3']) total[side][key] += result[side][key];
+    }
+    console.log(line(driver, 'all', paragraphs, total));
+    console.log(`${' '.repeat(9)}(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  } finally {
+    await database.close();
+    await cleanup();
+  }
+}
+console.log(
+  '\nfirst = the expected paragraph ranked first; top3 = within the first three (recall@3); ' +
+    'gap = SQL minus reference, in points. Each language is its own knowledge base with its own ' +
+    'text-search configuration; N and df are per knowledge base.',
+);
