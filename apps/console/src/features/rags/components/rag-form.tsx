@@ -159,9 +159,8 @@ export function RagForm({
           <Textarea
             label="Fallback text"
             description="Said when nothing relevant enough is found; the widget then offers a person."
-            autosize
-            minRows={2}
-            maxRows={6}
+            rows={3}
+            resize="vertical"
             required
             maxLength={RAG_FALLBACK_MAX}
             key={form.key('fallback_text')}

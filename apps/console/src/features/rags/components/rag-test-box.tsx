@@ -172,9 +172,8 @@ export function RagTestBox({ ragId }: { ragId: string }) {
             <Textarea
               label="Question"
               placeholder="What would a visitor ask?"
-              autosize
-              minRows={2}
-              maxRows={6}
+              rows={3}
+              resize="vertical"
               maxLength={QUESTION_MAX}
               value={question}
               onChange={(event) => setQuestion(event.currentTarget.value)}
