@@ -16,6 +16,7 @@ const SESSION: Session = {
   signOut: () => Promise.resolve(),
 };
 const PATH = `/v1/rags/${RAG_ID}`;
+const MODEL_GONE = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
 
 function stubRag(rag: unknown = RAG) {
   const options = optionsHandler();
@@ -37,14 +38,17 @@ describe('/rag/view', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the RAG with its test box, and saves a change', async () => {
-    const { fetchMock } = stubRag();
+    const { fetchMock } = stubRag({ ...RAG, model_id: MODEL_GONE, model_name: 'Old model' });
     const user = userEvent.setup();
     renderRoute(<RagViewPage />, { path: `/rag/view?id=${RAG_ID}`, session: SESSION });
     expect(await screen.findByRole('heading', { name: 'Support answers' })).toBeInTheDocument();
     expect(
-      screen.getByText('Index: Manuals index · Prompt: Built-in prompt · Model: Extractive (no model)'),
+      screen.getByText('Index: Manuals index · Prompt: Built-in prompt · Model: Old model'),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Test' })).toBeInTheDocument();
+
+    // A model no longer offered to the organisation is still shown under its name.
+    expect(screen.getByRole('combobox', { name: /chat model/i })).toHaveValue('Old model');
 
     const name = screen.getByRole('textbox', { name: /^name/i });
     expect(name).toHaveValue('Support answers');
@@ -58,7 +62,7 @@ describe('/rag/view', { timeout: 20_000 }, () => {
       name: 'Help answers',
       index_id: RAG.index_id,
       prompt_id: null,
-      model_id: null,
+      model_id: MODEL_GONE,
       citations: true,
       fallback_text: RAG.fallback_text,
       max_context_chars: 6000,

@@ -60,6 +60,7 @@ function RagView({ id }: { id: string }) {
         <RagForm
           key={data.updated_at}
           initialValues={ragValuesOf(data)}
+          current={data}
           submitLabel="Save"
           failureTitle="The RAG was not saved"
           isSaving={update.isPending}

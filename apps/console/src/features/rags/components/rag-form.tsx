@@ -20,6 +20,7 @@ import {
   RAG_DEFAULTS,
   RAG_FALLBACK_MAX,
   RAG_NAME_MAX,
+  type Rag,
 } from '@omnibot/contracts';
 import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -29,6 +30,12 @@ import { errorCode } from '../../../lib/error-message';
 import { useChatModelOptions, useIndexOptions, usePromptOptions } from '../api/rags-api';
 import { ragPaths } from '../utils/rag-paths';
 import { FIELD_OF_ERROR, languageOptions, ragBodyOf, type RagFormValues } from '../utils/rag-values';
+
+/** The options of a select, with the stored choice kept even when the list no longer offers it. */
+function withCurrent(options: { value: string; label: string }[], id: string | null, name: string | null) {
+  if (id === null || options.some((option) => option.value === id)) return options;
+  return [...options, { value: id, label: name ?? 'No longer available' }];
+}
 
 type FieldErrors = Partial<Record<keyof RagFormValues, string>>;
 
@@ -57,6 +64,8 @@ interface RagFormProps {
   /** The toast title when the save is refused. */
   failureTitle: string;
   actions?: ReactNode;
+  /** The stored RAG being edited: its index, prompt and model stay selectable under their names. */
+  current?: Pick<Rag, 'index_id' | 'index_name' | 'prompt_id' | 'prompt_name' | 'model_id' | 'model_name'>;
 }
 
 /** A RAG's index, prompt, chat model and answer settings, checked with the API's own schema before it is sent. */
@@ -67,6 +76,7 @@ export function RagForm({
   onSubmit,
   failureTitle,
   actions,
+  current,
 }: RagFormProps) {
   const form = useForm<RagFormValues>({ initialValues, validate, validateInputOnBlur: true });
   const indexes = useIndexOptions();
@@ -118,7 +128,11 @@ export function RagForm({
             label="Index"
             description="The knowledge the RAG searches for each question."
             placeholder={indexes.isPending ? 'Loading indexes…' : 'Choose an index'}
-            data={(indexes.data?.items ?? []).map((index) => ({ value: index.id, label: index.name }))}
+            data={withCurrent(
+              (indexes.data?.items ?? []).map((index) => ({ value: index.id, label: index.name })),
+              current?.index_id ?? null,
+              current?.index_name ?? null,
+            )}
             searchable
             required
             nothingFoundMessage="No index with that name"
@@ -130,7 +144,11 @@ export function RagForm({
               label="Prompt"
               description="Optional: without one the built-in default prompt is used."
               placeholder="Built-in default prompt"
-              data={(prompts.data?.items ?? []).map((prompt) => ({ value: prompt.id, label: prompt.name }))}
+              data={withCurrent(
+                (prompts.data?.items ?? []).map((prompt) => ({ value: prompt.id, label: prompt.name })),
+                current?.prompt_id ?? null,
+                current?.prompt_name ?? null,
+              )}
               searchable
               clearable
               key={form.key('prompt_id')}
@@ -140,10 +158,14 @@ export function RagForm({
               label="Chat model"
               description="Optional: without one, answers are sentences taken from the sources (extractive)."
               placeholder="None: extractive answers"
-              data={(models.data?.items ?? []).map((model) => ({
-                value: model.id,
-                label: `${model.name} (${model.model_name})`,
-              }))}
+              data={withCurrent(
+                (models.data?.items ?? []).map((model) => ({
+                  value: model.id,
+                  label: `${model.name} (${model.model_name})`,
+                })),
+                current?.model_id ?? null,
+                current?.model_name ?? null,
+              )}
               searchable
               clearable
               key={form.key('model_id')}
