@@ -46,7 +46,8 @@ function retryAfterOf(response: Response): number | undefined {
   return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
+/** The ApiError an answer outside 2xx stands for: its `{ code, message }`, or the status when it has none. */
+export async function errorFrom(response: Response): Promise<ApiError> {
   const fallback = `Request failed with status ${response.status}`;
   const retryAfter = retryAfterOf(response);
   try {

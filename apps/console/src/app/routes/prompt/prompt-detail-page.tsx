@@ -10,6 +10,7 @@ import { useDeletePrompt, usePrompt, useUpdatePrompt } from '../../../features/p
 import { PromptForm, type PromptFormValues } from '../../../features/prompts/components/prompt-form';
 import { PromptVersions } from '../../../features/prompts/components/prompt-versions';
 import { promptPaths } from '../../../features/prompts/utils/prompt-paths';
+import { RagsUsingPrompt } from '../../../features/rags/components/rags-using-prompt';
 import { ApiError } from '../../../lib/api-client';
 
 /** /prompt/detail/:id: edit a prompt (a changed template is a new version), compare and restore versions. */
@@ -86,6 +87,7 @@ export function Component() {
           onSubmit={onSubmit}
         />
         <PromptVersions promptId={data.id} />
+        <RagsUsingPrompt promptId={data.id} />
       </Stack>
     );
   }
