@@ -127,6 +127,34 @@ export const CreateSourceBodySchema = z.discriminatedUnion('type', [
 ]);
 export type CreateSourceBody = z.input<typeof CreateSourceBodySchema>;
 
+export const BULK_SOURCES_MAX = 500;
+
+/** Many sources added at once, all or none. */
+export const BulkCreateSourcesBodySchema = z.strictObject({
+  sources: z
+    .array(CreateSourceBodySchema)
+    .min(1, 'Add at least one source')
+    .max(BULK_SOURCES_MAX, `At most ${BULK_SOURCES_MAX} sources at once`),
+});
+export type BulkCreateSourcesBody = z.input<typeof BulkCreateSourcesBodySchema>;
+
+/**
+ * Why a bulk body is refused, naming the first bad item ("Item 3: The address must be ..."), or null when it
+ * is valid. Items count from 1.
+ */
+export function bulkSourcesProblem(body: unknown): string | null {
+  const items: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'sources') : undefined;
+  if (Array.isArray(items) && items.length <= BULK_SOURCES_MAX) {
+    for (const [index, item] of items.entries()) {
+      const result = CreateSourceBodySchema.safeParse(item);
+      if (!result.success) return `Item ${index + 1}: ${result.error.issues[0]?.message ?? 'is invalid'}`;
+    }
+  }
+  const result = BulkCreateSourcesBodySchema.safeParse(body);
+  if (result.success) return null;
+  return result.error.issues[0]?.message ?? 'The sources are invalid';
+}
+
 export const KnowledgeIdParamsSchema = z.object({ id: z.uuid('Unknown knowledge base id') });
 export const SourceParamsSchema = z.object({
   id: z.uuid('Unknown knowledge base id'),
@@ -186,6 +214,10 @@ export const KnowledgeSourceSchema = z.object({
   updated_at: z.string(),
 });
 export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
+
+/** The sources a bulk request created, in the order they were given. */
+export const BulkSourcesResultSchema = z.object({ items: z.array(KnowledgeSourceSchema) });
+export type BulkSourcesResult = z.infer<typeof BulkSourcesResultSchema>;
 
 export const KnowledgeSourceListSchema = z.object({
   items: z.array(KnowledgeSourceSchema),
