@@ -9,6 +9,17 @@ export const QA_QUESTION_MAX = 2000;
 export const QA_ANSWER_MAX = 20_000;
 export const SOURCE_PATH_MAX = 1024;
 export const SOURCE_URL_MAX = 2048;
+/** File extensions (lower case) a knowledge base reads: PDF, Word, HTML, Markdown, plain text and CSV. */
+export const KNOWLEDGE_FILE_EXTENSIONS = [
+  'pdf',
+  'docx',
+  'html',
+  'htm',
+  'md',
+  'markdown',
+  'txt',
+  'csv',
+] as const;
 
 /** Chunking defaults the console shows: about 350 words per chunk, 15 % of it repeated from the previous one. */
 export const DEFAULT_CHUNKING = { target_words: 350, overlap: 0.15 } as const;

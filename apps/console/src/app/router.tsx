@@ -77,6 +77,10 @@ export const routes: RouteObject[] = [
             path: 'knowledge/view',
             lazy: lazyRoute(() => import('./routes/knowledge/knowledge-view-page')),
           }),
+          leaf({
+            path: 'knowledge/bulk',
+            lazy: lazyRoute(() => import('./routes/knowledge/knowledge-bulk-page')),
+          }),
           leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
           leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),
           leaf({ path: 'tenant/view', lazy: lazyRoute(() => import('./routes/tenant/tenant-view-page')) }),
