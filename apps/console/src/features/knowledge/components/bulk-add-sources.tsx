@@ -116,8 +116,11 @@ export function BulkAddSources({ knowledgeId, onAdded }: { knowledgeId: string; 
 
   /** Why the active tab cannot be sent yet, in words, or null. */
   const blocker = (): string | null => {
-    if (tab === 'files' && unfinished > 0)
-      return `Wait until ${plural(unfinished, 'upload', 'uploads')} finish.`;
+    if (tab === 'files' && unfinished > 0) {
+      return unfinished === 1
+        ? 'Wait until the upload finishes.'
+        : `Wait until ${unfinished} uploads finish.`;
+    }
     if (tab === 'qa' && qa.problems.length > 0) return 'Fix the CSV lines listed above, then add the pairs.';
     if (tab === 'urls' && urls.problems.length > 0) return 'Fix or remove the lines listed above.';
     if (sources.length === 0) {
@@ -139,8 +142,11 @@ export function BulkAddSources({ knowledgeId, onAdded }: { knowledgeId: string; 
     if (problem) return;
     try {
       const result = await add.mutateAsync({ sources });
+      const count = result.items.length;
       notifySuccess(
-        `${plural(result.items.length, 'source was', 'sources were')} added and are being indexed.`,
+        count === 1
+          ? '1 source was added and is being indexed.'
+          : `${count} sources were added and are being indexed.`,
       );
       onAdded();
     } catch (failure) {
@@ -259,9 +265,8 @@ export function BulkAddSources({ knowledgeId, onAdded }: { knowledgeId: string; 
                 label="CSV text"
                 description={csvName ? `Read from ${csvName}; edit it here if needed.` : undefined}
                 placeholder={'question,answer\n"Do you ship abroad?","Yes, to the EU and the UK."'}
-                autosize
-                minRows={4}
-                maxRows={12}
+                rows={6}
+                resize="vertical"
                 value={csv}
                 onChange={(event) => {
                   setCsv(event.currentTarget.value);
@@ -331,9 +336,8 @@ export function BulkAddSources({ knowledgeId, onAdded }: { knowledgeId: string; 
                 label="Web addresses"
                 description="One per line; repeats are dropped."
                 placeholder={'https://example.com/help\nhttps://example.com/pricing'}
-                autosize
-                minRows={4}
-                maxRows={12}
+                rows={6}
+                resize="vertical"
                 value={urlText}
                 onChange={(event) => {
                   setUrlText(event.currentTarget.value);
