@@ -123,7 +123,7 @@ export const CreateSourceBodySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('file'),
-    /** Path of the file in the organisation's storage, e.g. `/manuals/guide.pdf`. */
+    /** Path of the file in the organisation's storage, without a leading slash, e.g. `manuals/guide.pdf`. */
     path: text('The path', SOURCE_PATH_MAX),
   }),
   z.strictObject({

@@ -84,6 +84,16 @@ describe('adding sources in bulk', () => {
       .where(and(eq(auditLog.tenantId, ids.a), eq(auditLog.action, 'knowledge.source.create')));
     expect(audits.map((row) => row.target)).toEqual(expect.arrayContaining(items.map((item) => item.id)));
 
+    // Bodies above the usual 1 MiB are fine here: 150 long Q&A pairs are about 3 MB.
+    const long = Array.from({ length: 150 }, (_, index) => ({
+      type: 'qa',
+      question: `Long question ${index}?`,
+      answer: 'a'.repeat(20_000),
+    }));
+    const large = await bulk(kb.id, long);
+    expect(large.statusCode, large.body.slice(0, 200)).toBe(201);
+    expect(BulkSourcesResultSchema.parse(large.json()).items).toHaveLength(150);
+
     const credential = { authorization: await basicCredential(t, ids.a) };
     const byCredential = await bulk(kb.id, [{ type: 'qa', question: 'Q?', answer: 'A.' }], credential);
     expect(byCredential.statusCode, byCredential.body).toBe(201);
