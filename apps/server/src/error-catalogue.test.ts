@@ -25,6 +25,8 @@ const DYNAMIC_CODES: Record<string, string[]> = {
   'modules/files/files-upload.routes.ts': ['...describeStatus(response.status, text)', 'error.code'],
   // ParseError(code): the ParseErrorCode literals of its status table are checked.
   'modules/knowledge/ingest/parse-error.ts': ['code'],
+  // A bulk item's refusal keeps the code of the AppError it names (raised and checked where it is thrown).
+  'modules/knowledge/knowledge.service.ts': ['error.code'],
 };
 
 // Files whose errors never answer a request (configuration stops start-up instead).

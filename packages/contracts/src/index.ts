@@ -10,3 +10,4 @@ export * from './prompts';
 export * from './knowledge';
 export * from './indexes';
 export * from './rags';
+export * from './qa-csv';

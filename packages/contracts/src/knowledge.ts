@@ -9,6 +9,17 @@ export const QA_QUESTION_MAX = 2000;
 export const QA_ANSWER_MAX = 20_000;
 export const SOURCE_PATH_MAX = 1024;
 export const SOURCE_URL_MAX = 2048;
+/** File extensions (lower case) a knowledge base reads: PDF, Word, HTML, Markdown, plain text and CSV. */
+export const KNOWLEDGE_FILE_EXTENSIONS = [
+  'pdf',
+  'docx',
+  'html',
+  'htm',
+  'md',
+  'markdown',
+  'txt',
+  'csv',
+] as const;
 
 /** Chunking defaults the console shows: about 350 words per chunk, 15 % of it repeated from the previous one. */
 export const DEFAULT_CHUNKING = { target_words: 350, overlap: 0.15 } as const;
@@ -112,7 +123,7 @@ export const CreateSourceBodySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('file'),
-    /** Path of the file in the organisation's storage, e.g. `/manuals/guide.pdf`. */
+    /** Path of the file in the organisation's storage, without a leading slash, e.g. `manuals/guide.pdf`. */
     path: text('The path', SOURCE_PATH_MAX),
   }),
   z.strictObject({
@@ -126,6 +137,34 @@ export const CreateSourceBodySchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type CreateSourceBody = z.input<typeof CreateSourceBodySchema>;
+
+export const BULK_SOURCES_MAX = 500;
+
+/** Many sources added at once, all or none. */
+export const BulkCreateSourcesBodySchema = z.strictObject({
+  sources: z
+    .array(CreateSourceBodySchema)
+    .min(1, 'Add at least one source')
+    .max(BULK_SOURCES_MAX, `At most ${BULK_SOURCES_MAX} sources at once`),
+});
+export type BulkCreateSourcesBody = z.input<typeof BulkCreateSourcesBodySchema>;
+
+/**
+ * Why a bulk body is refused, naming the first bad item ("Item 3: The address must be ..."), or null when it
+ * is valid. Items count from 1.
+ */
+export function bulkSourcesProblem(body: unknown): string | null {
+  const items: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'sources') : undefined;
+  if (Array.isArray(items) && items.length <= BULK_SOURCES_MAX) {
+    for (const [index, item] of items.entries()) {
+      const result = CreateSourceBodySchema.safeParse(item);
+      if (!result.success) return `Item ${index + 1}: ${result.error.issues[0]?.message ?? 'is invalid'}`;
+    }
+  }
+  const result = BulkCreateSourcesBodySchema.safeParse(body);
+  if (result.success) return null;
+  return result.error.issues[0]?.message ?? 'The sources are invalid';
+}
 
 export const KnowledgeIdParamsSchema = z.object({ id: z.uuid('Unknown knowledge base id') });
 export const SourceParamsSchema = z.object({
@@ -186,6 +225,10 @@ export const KnowledgeSourceSchema = z.object({
   updated_at: z.string(),
 });
 export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
+
+/** The sources a bulk request created, in the order they were given. */
+export const BulkSourcesResultSchema = z.object({ items: z.array(KnowledgeSourceSchema) });
+export type BulkSourcesResult = z.infer<typeof BulkSourcesResultSchema>;
 
 export const KnowledgeSourceListSchema = z.object({
   items: z.array(KnowledgeSourceSchema),

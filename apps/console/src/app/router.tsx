@@ -80,6 +80,10 @@ export const routes: RouteObject[] = [
           leaf({ path: 'rag', lazy: lazyRoute(() => import('./routes/rag/rag-list-page')) }),
           leaf({ path: 'rag/add', lazy: lazyRoute(() => import('./routes/rag/rag-add-page')) }),
           leaf({ path: 'rag/view', lazy: lazyRoute(() => import('./routes/rag/rag-view-page')) }),
+          leaf({
+            path: 'knowledge/bulk',
+            lazy: lazyRoute(() => import('./routes/knowledge/knowledge-bulk-page')),
+          }),
           leaf({ path: 'tenant', lazy: lazyRoute(() => import('./routes/tenant/tenant-list-page')) }),
           leaf({ path: 'tenant/add', lazy: lazyRoute(() => import('./routes/tenant/tenant-add-page')) }),
           leaf({ path: 'tenant/view', lazy: lazyRoute(() => import('./routes/tenant/tenant-view-page')) }),

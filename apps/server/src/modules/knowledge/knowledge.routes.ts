@@ -1,4 +1,7 @@
 import {
+  BulkCreateSourcesBodySchema,
+  BulkSourcesResultSchema,
+  bulkSourcesProblem,
   ChunkListQuerySchema,
   CreateKnowledgeBodySchema,
   CreateSourceBodySchema,
@@ -18,12 +21,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
+import { badRequest } from '../../lib/errors';
 import { requireFeatureCaller } from '../../plugins/feature-guard';
 import type { Auth } from '../auth/auth';
 import { presentKnowledge, presentSource } from './knowledge.presenter';
 import {
   createKnowledge,
   createSource,
+  createSources,
   deleteKnowledge,
   deleteSource,
   getKnowledge,
@@ -44,6 +49,7 @@ const errors = {
   409: ErrorBodySchema,
 };
 const tags = ['knowledge'];
+const BULK_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** Knowledge bases and their sources under /v1/knowledge, each tenant seeing only its own. */
 export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps & { auth: Auth }) {
@@ -159,6 +165,32 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
         reply
           .status(201)
           .send(presentSource(await createSource(deps, actorOf(request), request.params.id, request.body))),
+    );
+
+    r.post(
+      '/v1/knowledge/:id/sources/bulk',
+      {
+        onRequest: signedIn,
+        // Up to 500 Q&A pairs of full length; the usual limit is 1 MiB.
+        bodyLimit: BULK_BODY_LIMIT,
+        // Checked before the schema so that a refusal names the item ("Item 3: ...") instead of a JSON path.
+        preValidation: async (request) => {
+          const problem = bulkSourcesProblem(request.body);
+          if (problem) throw badRequest(problem);
+        },
+        schema: {
+          tags,
+          summary: 'Add up to 500 sources at once, all or none; each is read in the background',
+          params: KnowledgeIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: BulkCreateSourcesBodySchema,
+          response: { 201: BulkSourcesResultSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const rows = await createSources(deps, actorOf(request), request.params.id, request.body.sources);
+        return reply.status(201).send({ items: rows.map(presentSource) });
+      },
     );
 
     r.get(

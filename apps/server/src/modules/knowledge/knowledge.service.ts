@@ -18,7 +18,7 @@ import {
 import type { Env } from '../../env';
 import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit } from '../../lib/audit';
-import { conflict, notFound } from '../../lib/errors';
+import { AppError, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
@@ -161,36 +161,27 @@ async function enqueue(deps: KnowledgeDeps, row: KnowledgeSourceRow) {
   if (jobs) await queueIngestion(jobs, { tenantId: row.tenantId, sourceId: row.id });
 }
 
-/** Stores a source as queued and queues its ingestion; a file must exist in the organisation's storage. */
-export async function createSource(
+/** The columns a source's input sets; a file must exist in the organisation's storage. */
+async function sourceFields(
   deps: KnowledgeDeps,
-  actor: Actor,
-  knowledgeId: string,
+  principal: Principal,
   input: SourceInput,
-): Promise<KnowledgeSourceRow> {
-  const { db } = deps;
-  const { principal } = actor;
-  const base = await getKnowledge(db, principal, knowledgeId);
-  const by = actorId(principal);
-  let fields: Partial<KnowledgeSourceRow>;
+): Promise<Partial<KnowledgeSourceRow>> {
   switch (input.type) {
     case 'text':
-      fields = { title: input.title, content: input.text };
-      break;
+      return { title: input.title, content: input.text };
     case 'qa':
-      fields = { title: input.question, content: input.answer };
-      break;
+      return { title: input.question, content: input.answer };
     case 'file': {
       const file = await getFile(
-        { db, env: deps.env, storage: deps.storage() },
+        { db: deps.db, env: deps.env, storage: deps.storage() },
         principal.tenantId,
         input.path,
       );
-      fields = { path: file.path, title: file.name };
-      break;
+      return { path: file.path, title: file.name };
     }
     case 'url':
-      fields = {
+      return {
         url: input.url,
         crawl: input.crawl
           ? {
@@ -201,35 +192,88 @@ export async function createSource(
             }
           : null,
       };
-      break;
     case 'sitemap':
-      fields = { url: input.url };
-      break;
+      return { url: input.url };
   }
-  const row = await db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(knowledgeSources)
-      .values({
-        ...fields,
-        tenantId: principal.tenantId,
-        knowledgeBaseId: base.id,
-        type: input.type,
-        state: 'queued',
-        createdBy: by,
-        updatedBy: by,
-      })
-      .returning();
-    if (!inserted) throw new Error('knowledge source insert returned nothing');
-    await writeAudit(tx, actor, {
+}
+
+interface ResolvedSource {
+  type: SourceInput['type'];
+  fields: Partial<KnowledgeSourceRow>;
+}
+
+async function insertSource(
+  tx: Db,
+  actor: Actor,
+  base: KnowledgeBaseRow,
+  { type, fields }: ResolvedSource,
+): Promise<KnowledgeSourceRow> {
+  const { principal } = actor;
+  const by = actorId(principal);
+  const [inserted] = await tx
+    .insert(knowledgeSources)
+    .values({
+      ...fields,
       tenantId: principal.tenantId,
-      action: 'knowledge.source.create',
-      target: inserted.id,
-      details: { knowledge_id: base.id, type: input.type },
-    });
+      knowledgeBaseId: base.id,
+      type,
+      state: 'queued',
+      createdBy: by,
+      updatedBy: by,
+    })
+    .returning();
+  if (!inserted) throw new Error('knowledge source insert returned nothing');
+  await writeAudit(tx, actor, {
+    tenantId: principal.tenantId,
+    action: 'knowledge.source.create',
+    target: inserted.id,
+    details: { knowledge_id: base.id, type },
+  });
+  return inserted;
+}
+
+/** Stores a source as queued and queues its ingestion; a file must exist in the organisation's storage. */
+export async function createSource(
+  deps: KnowledgeDeps,
+  actor: Actor,
+  knowledgeId: string,
+  input: SourceInput,
+): Promise<KnowledgeSourceRow> {
+  const [row] = await createSources(deps, actor, knowledgeId, [input], (error) => error);
+  if (!row) throw new Error('knowledge source insert returned nothing');
+  return row;
+}
+
+const nameItem = (error: AppError, index: number) =>
+  new AppError(error.statusCode, error.code, `Item ${index + 1}: ${error.message}`, error.headers);
+
+/**
+ * Stores many sources as queued in one transaction and queues their ingestion, all or none: every input is
+ * checked first (files must exist), and a refusal names the item, counting from 1.
+ */
+export async function createSources(
+  deps: KnowledgeDeps,
+  actor: Actor,
+  knowledgeId: string,
+  inputs: SourceInput[],
+  refusal: (error: AppError, index: number) => AppError = nameItem,
+): Promise<KnowledgeSourceRow[]> {
+  const base = await getKnowledge(deps.db, actor.principal, knowledgeId);
+  const resolved: ResolvedSource[] = [];
+  for (const [index, input] of inputs.entries()) {
+    try {
+      resolved.push({ type: input.type, fields: await sourceFields(deps, actor.principal, input) });
+    } catch (error) {
+      throw error instanceof AppError ? refusal(error, index) : error;
+    }
+  }
+  const rows = await deps.db.transaction(async (tx) => {
+    const inserted: KnowledgeSourceRow[] = [];
+    for (const source of resolved) inserted.push(await insertSource(tx, actor, base, source));
     return inserted;
   });
-  await enqueue(deps, row);
-  return row;
+  for (const row of rows) await enqueue(deps, row);
+  return rows;
 }
 
 export async function listSources(

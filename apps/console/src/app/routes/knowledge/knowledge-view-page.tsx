@@ -1,6 +1,6 @@
-import { Alert, Anchor, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import type { CreateKnowledgeBody, KnowledgeSource } from '@omnibot/contracts';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconStack2 } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
@@ -93,9 +93,19 @@ function KnowledgeView({ id }: { id: string }) {
           }
         />
         <Stack gap="sm">
-          <Title order={2} size="h4">
-            Sources
-          </Title>
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Title order={2} size="h4">
+              Sources
+            </Title>
+            <Button
+              component={Link}
+              to={knowledgePaths.bulk(base.id)}
+              variant="default"
+              leftSection={<IconStack2 size={16} aria-hidden="true" />}
+            >
+              Bulk add
+            </Button>
+          </Group>
           <SourcesTable knowledgeId={base.id} onShowChunks={showChunks} />
         </Stack>
         <AddSource knowledgeId={base.id} />

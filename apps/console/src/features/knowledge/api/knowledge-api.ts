@@ -1,4 +1,6 @@
 import {
+  type BulkCreateSourcesBody,
+  BulkSourcesResultSchema,
   type CreateKnowledgeBody,
   type CreateSourceBody,
   type KnowledgeBase,
@@ -41,6 +43,8 @@ export const knowledgeApi = {
     api.get(`${of(id)}/sources`, { query: ALL, schema: KnowledgeSourceListSchema, signal }),
   addSource: (id: string, body: CreateSourceBody) =>
     api.post(`${of(id)}/sources`, body, { schema: KnowledgeSourceSchema }),
+  addSources: (id: string, body: BulkCreateSourcesBody) =>
+    api.post(`${of(id)}/sources/bulk`, body, { schema: BulkSourcesResultSchema }),
   resync: (id: string, sourceId: string) =>
     api.post(`${sourceOf(id, sourceId)}/resync`, undefined, { schema: KnowledgeSourceSchema }),
   chunks: (id: string, sourceId: string, page: number, pageSize: number, signal?: AbortSignal) =>
@@ -120,6 +124,15 @@ export function useAddSource(id: string) {
   const changed = useSourcesChanged(id);
   return useMutation({
     mutationFn: (body: CreateSourceBody) => knowledgeApi.addSource(id, body),
+    onSuccess: changed,
+  });
+}
+
+/** Many sources in one request: all are added or none. */
+export function useAddSources(id: string) {
+  const changed = useSourcesChanged(id);
+  return useMutation({
+    mutationFn: (body: BulkCreateSourcesBody) => knowledgeApi.addSources(id, body),
     onSuccess: changed,
   });
 }

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { stubFilesApi } from '../../../test/fake-files-api';
 import { renderRoute } from '../../../test/render';
 import { AddSource } from './add-source';
 
@@ -52,5 +53,20 @@ describe('AddSource', { timeout: 20_000 }, () => {
       ]),
     );
     await waitFor(() => expect(screen.getByRole('textbox', { name: /title/i })).toHaveValue(''));
+  });
+
+  it('fills the file path from the storage picker', async () => {
+    stubFilesApi({ folders: ['manuals'], files: ['manuals/guide.pdf', 'manuals/photo.png'] });
+    const user = userEvent.setup();
+    renderRoute(<AddSource knowledgeId={KB} />);
+    await user.click(screen.getByRole('tab', { name: 'File' }));
+    await user.click(screen.getByRole('button', { name: 'Choose from storage' }));
+    await user.click(await screen.findByRole('button', { name: 'Open folder manuals' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'guide.pdf' }));
+    expect(screen.queryByRole('checkbox', { name: 'photo.png' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Choose' }));
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: /file path/i })).toHaveValue('manuals/guide.pdf'),
+    );
   });
 });

@@ -12,15 +12,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type CreateSourceBody, CreateSourceBodySchema } from '@omnibot/contracts';
-import { IconPlus } from '@tabler/icons-react';
+import { type CreateSourceBody, CreateSourceBodySchema, KNOWLEDGE_FILE_EXTENSIONS } from '@omnibot/contracts';
+import { IconFolderOpen, IconPlus } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
+import { FilePickerModal } from '../../../components/file-picker/file-picker-modal';
 import { UploadDropzone } from '../../../components/uploads/upload-dropzone';
 import { UploadList } from '../../../components/uploads/upload-list';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import type { UploadItem } from '../../../lib/files/upload-queue';
 import { useOnUploaded } from '../../../lib/files/use-uploads';
 import { useAddSource } from '../api/knowledge-api';
+import { KNOWLEDGE_FILE_LABEL } from '../utils/source-values';
 
 interface SourceFormValues {
   title: string;
@@ -112,6 +114,7 @@ function fieldOf(tab: SourceTab, path: PropertyKey[]): keyof SourceFormValues | 
 export function AddSource({ knowledgeId }: { knowledgeId: string }) {
   const [tab, setTab] = useState<SourceTab>('text');
   const [uploadIds, setUploadIds] = useState<string[]>([]);
+  const [isPicking, setIsPicking] = useState(false);
   const add = useAddSource(knowledgeId);
   const form = useForm<SourceFormValues>({
     initialValues: EMPTY,
@@ -272,12 +275,31 @@ export function AddSource({ knowledgeId }: { knowledgeId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="file" pt="md">
               <Stack gap="sm">
-                <TextInput
-                  label="File path in your storage"
-                  description="PDF, DOCX, HTML, Markdown, TXT or CSV, e.g. /manuals/guide.pdf. Upload one below to fill this in."
-                  required
-                  key={form.key('path')}
-                  {...form.getInputProps('path')}
+                <Group align="flex-end" gap="xs" wrap="wrap">
+                  <TextInput
+                    label="File path in your storage"
+                    description="PDF, DOCX, HTML, Markdown, TXT or CSV, e.g. manuals/guide.pdf. Choose one or upload one below to fill this in."
+                    required
+                    style={{ flex: '1 1 16rem' }}
+                    key={form.key('path')}
+                    {...form.getInputProps('path')}
+                  />
+                  <Button
+                    variant="default"
+                    leftSection={<IconFolderOpen size={16} aria-hidden="true" />}
+                    onClick={() => setIsPicking(true)}
+                  >
+                    Choose from storage
+                  </Button>
+                </Group>
+                <FilePickerModal
+                  opened={isPicking}
+                  onClose={() => setIsPicking(false)}
+                  accept={KNOWLEDGE_FILE_EXTENSIONS}
+                  acceptLabel={KNOWLEDGE_FILE_LABEL}
+                  onPick={([file]) => {
+                    if (file) form.setFieldValue('path', file.path);
+                  }}
                 />
                 <UploadDropzone
                   folder="knowledge"
