@@ -57,6 +57,9 @@ function validate(values: IndexFormValues): FormErrors {
     const field = issue.path[0];
     if (isField(field) && !errors[field]) errors[field] = issue.message;
   }
+  // An empty number field reaches the schema as NaN, whose own message names no field.
+  if (values.top_k === '') errors.top_k = 'Enter the number of results';
+  if (values.score_threshold === '') errors.score_threshold = 'Enter a score threshold (0 keeps every hit)';
   return errors;
 }
 
@@ -199,6 +202,7 @@ export function IndexForm({
               allowDecimal={false}
               min={1}
               max={INDEX_TOP_K_MAX}
+              clampBehavior="none"
               key={form.key('top_k')}
               {...form.getInputProps('top_k')}
             />
@@ -206,6 +210,7 @@ export function IndexForm({
               label="Score threshold"
               description={THRESHOLD_SCALE[mode]}
               min={0}
+              clampBehavior="none"
               step={0.05}
               decimalScale={4}
               key={form.key('score_threshold')}

@@ -82,9 +82,8 @@ export function RetrievalTest({ index }: { index: Index }) {
           <Stack gap="sm">
             <Textarea
               label="Query"
-              autosize
-              minRows={2}
-              maxRows={6}
+              rows={2}
+              resize="vertical"
               maxLength={SEARCH_QUERY_MAX}
               key={form.key('query')}
               {...form.getInputProps('query')}
