@@ -24,6 +24,7 @@ interface FakeIndexesApi {
   /** Answers POST /v1/indexes and DELETE /v1/indexes/:id. */
   create?: () => Response;
   remove?: () => Response;
+  update?: () => Response;
 }
 
 function stubIndexesApi(fake: FakeIndexesApi = {}) {
@@ -48,6 +49,7 @@ function stubIndexesApi(fake: FakeIndexesApi = {}) {
         return json(200, answer);
       }
       if (route === `DELETE /v1/indexes/${INDEX_ID}`) return fake.remove?.();
+      if (route === `PATCH /v1/indexes/${INDEX_ID}`) return fake.update?.();
       return undefined;
     },
   });
@@ -207,5 +209,20 @@ describe('the index pages', { timeout: 30_000 }, () => {
       screen.getAllByText('RAGs use this index; point them at another index first.').length,
     ).toBeGreaterThan(0);
     expect(router.state.location.pathname).toBe('/index/view');
+  });
+
+  it('/index/view saves only what changed', async () => {
+    const { fetchMock } = stubIndexesApi({ update: () => json(200, indexFixture({ top_k: 8 })) });
+    const user = userEvent.setup();
+    renderAt(`/index/view?id=${INDEX_ID}`);
+    const topK = await screen.findByRole('textbox', { name: 'Results (top k)' }, { timeout: 5000 });
+    await user.clear(topK);
+    await user.type(topK, '8');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findAllByText('The index was saved.')).length).toBeGreaterThan(0);
+    const patches = fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
+    expect(
+      patches.map(([, init]): unknown => (typeof init?.body === 'string' ? JSON.parse(init.body) : null)),
+    ).toEqual([{ top_k: 8 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Stack } from '@mantine/core';
 import type { CreateIndexBody } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton';
@@ -33,6 +34,8 @@ function IndexView({ id }: { id: string }) {
   const vectorSearch = useVectorSearch();
   const options = useIndexFormOptions(index.data);
   const navigate = useNavigate();
+  // The form starts again from the stored index after each save, but not when polling brings new progress.
+  const [savedCount, setSavedCount] = useState(0);
 
   if (index.isPending) return <FormSkeleton label="Loading the index" fields={5} />;
   if (index.isError) {
@@ -48,6 +51,7 @@ function IndexView({ id }: { id: string }) {
 
   const onSubmit = async (body: CreateIndexBody) => {
     const saved = await update.mutateAsync(indexChangesOf(stored, body));
+    setSavedCount((count) => count + 1);
     notifySuccess(
       saved.embedding.state === 'pending' || saved.embedding.state === 'embedding'
         ? 'The index was saved. Its chunks are being embedded; keyword retrieval answers until that is done.'
@@ -87,7 +91,7 @@ function IndexView({ id }: { id: string }) {
         )}
         <EmbeddingProgress index={stored} vectorSearch={vectorSearch.data} />
         <IndexForm
-          key={stored.updated_at}
+          key={savedCount}
           initialValues={indexValuesOf(stored)}
           knowledgeOptions={options.knowledgeOptions}
           embeddingModels={options.embeddingModels}

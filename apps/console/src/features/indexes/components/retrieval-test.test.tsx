@@ -46,7 +46,7 @@ describe('RetrievalTest', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     renderRoute(<RetrievalTest index={indexFixture()} />);
     await fill(user, screen.getByRole('textbox', { name: 'Query' }), 'how do I reset the router');
-    await fill(user, screen.getByRole('textbox', { name: 'Results (top k)' }), '3');
+    await fill(user, screen.getByRole('textbox', { name: 'Top k for this test' }), '3');
     await user.click(screen.getByRole('button', { name: 'Test retrieval' }));
 
     const first = await screen.findByRole('listitem', { name: 'Hit 1' });

@@ -90,7 +90,7 @@ export function RetrievalTest({ index }: { index: Index }) {
             />
             <Group align="flex-end" gap="sm" wrap="wrap">
               <NumberInput
-                label="Results (top k)"
+                label="Top k for this test"
                 placeholder={`${index.top_k} (the index's)`}
                 allowDecimal={false}
                 min={1}
