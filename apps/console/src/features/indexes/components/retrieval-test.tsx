@@ -163,7 +163,7 @@ function HitCard({ hit, rank }: { hit: SearchHit; rank: number }) {
       <Stack gap={6}>
         <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Badge variant="filled" circle aria-label={`Rank ${rank}`}>
+            <Badge variant="filled" circle aria-label={`Rank ${rank}`} style={{ flexShrink: 0 }}>
               {rank}
             </Badge>
             <SourceTitle title={hit.source.title} link={link} />
@@ -188,20 +188,35 @@ function HitCard({ hit, rank }: { hit: SearchHit; rank: number }) {
 function SourceTitle({ title, link }: { title: string; link: ReturnType<typeof sourceLinkOf> }) {
   if (link?.kind === 'web') {
     return (
-      <Anchor href={link.href} target="_blank" rel="noreferrer" size="sm" fw={500} truncate>
+      <Anchor
+        href={link.href}
+        target="_blank"
+        rel="noreferrer"
+        size="sm"
+        fw={500}
+        lineClamp={2}
+        style={{ overflowWrap: 'anywhere' }}
+      >
         {title} <IconExternalLink size={12} aria-hidden="true" />
       </Anchor>
     );
   }
   if (link?.kind === 'file') {
     return (
-      <Anchor component={Link} to={link.to} size="sm" fw={500} truncate>
+      <Anchor
+        component={Link}
+        to={link.to}
+        size="sm"
+        fw={500}
+        lineClamp={2}
+        style={{ overflowWrap: 'anywhere' }}
+      >
         {title} <IconFolderOpen size={12} aria-hidden="true" />
       </Anchor>
     );
   }
   return (
-    <Text size="sm" fw={500} truncate>
+    <Text size="sm" fw={500} lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
       {title}
     </Text>
   );
