@@ -5,7 +5,8 @@ import type { IndexFormOption } from '../../../features/indexes/components/index
 
 /**
  * The choices of the index form: the organisation's knowledge bases and the embedding models shared with it
- * (undefined while they load), plus the ones a stored index already covers, so they show by name.
+ * (undefined while they load). A stored index's own knowledge bases are always among them, so they show by
+ * name at once and even when the list no longer holds them.
  */
 export function useIndexFormOptions(index?: Index) {
   const knowledge = useKnowledgeBases();
@@ -15,10 +16,10 @@ export function useIndexFormOptions(index?: Index) {
     value: base.id,
     label: base.name,
   }));
-  if (knowledgeOptions && index) {
-    const listed = new Set(knowledgeOptions.map((option) => option.value));
+  if (index) {
+    const listed = new Set((knowledgeOptions ?? []).map((option) => option.value));
     knowledgeOptions = [
-      ...knowledgeOptions,
+      ...(knowledgeOptions ?? []),
       ...index.knowledge
         .filter((base) => !listed.has(base.id))
         .map((base) => ({ value: base.id, label: base.name })),
