@@ -1,9 +1,12 @@
 import {
+  AvailableModelListSchema,
   ModelListSchema,
   ModelSchema,
   ModelTestResultSchema,
+  type AvailableModel,
   type CreateModelBody,
   type Model,
+  type ModelKind,
   type ModelTestResult,
   type UpdateModelBody,
 } from '@omnibot/contracts';
@@ -14,6 +17,7 @@ import { api } from '../../../lib/api-client';
 export const modelsKeys = {
   all: ['models'] as const,
   list: ['models', 'list'] as const,
+  available: (kind: ModelKind | 'all') => ['models', 'available', kind] as const,
 };
 
 const modelPath = (id: string) => `/v1/models/${encodeURIComponent(id)}`;
@@ -61,3 +65,16 @@ export function useDeleteModel() {
 
 /** A tiny real call through the connection; the answer is ok with its latency or the provider's refusal. */
 export const useTestModel = () => useMutation({ mutationFn: (id: string) => testModel(id) });
+
+/** The models shared with the caller's organisation (no key, no address), optionally of one kind. */
+export const getAvailableModels = (kind?: ModelKind, signal?: AbortSignal): Promise<AvailableModel[]> =>
+  api
+    .get('/v1/models/available', { query: { kind }, schema: AvailableModelListSchema, signal })
+    .then((list) => list.items);
+
+/** The models an index or RAG may use: those shared with the organisation, optionally of one kind. */
+export const useAvailableModels = (kind?: ModelKind) =>
+  useQuery({
+    queryKey: modelsKeys.available(kind ?? 'all'),
+    queryFn: ({ signal }) => getAvailableModels(kind, signal),
+  });
