@@ -95,14 +95,14 @@ export function renderHistory(history: HistoryTurn[]): string {
 }
 
 /** The language the answer is asked for, as words for the prompt and as a code for the extractive answer. */
-function answerLanguage(setting: string, question: string): { name: string; code: string } {
+function answerLanguage(setting: string, question: string): { name: string; base: string } {
   if (setting.trim().toLowerCase() === 'auto') {
     const guessed = guessLanguage(question);
     return guessed
-      ? { name: languageName(guessed), code: guessed }
-      : { name: 'the language of the question', code: 'en' };
+      ? { name: languageName(guessed), base: guessed }
+      : { name: 'the language of the question', base: 'en' };
   }
-  return { name: languageName(setting), code: baseLanguage(setting) };
+  return { name: languageName(setting), base: baseLanguage(setting) };
 }
 
 function sourceOf(source: PassageSource, hits: Map<string, IndexHit>): AnswerSource {
@@ -258,7 +258,7 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
   });
   const byChunk = new Map(hits.map((hit) => [hit.chunkId, hit]));
   const extractive = (modelError: ModelError | null): Made => {
-    const made = extractiveAnswer({ question: input.question, passages: hits, language: language.code });
+    const made = extractiveAnswer({ question: input.question, passages: hits, language: language.base });
     if (!made) return fallback(modelError, hits.slice(0, 3));
     const cited = new Set(made.usedChunkIds);
     return {
