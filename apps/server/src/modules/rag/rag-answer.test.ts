@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { knowledgeChunks, knowledgeSources, modelShares, ragAnswers, users } from '../../db/schema';
-import { type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
+import { type Caller, createTestApp, injectAs, TEST_ORIGIN, type TestApp } from '../../test/app';
 import {
   type FailureMode,
   type OpenAICompatibleServer,
@@ -314,6 +314,24 @@ describe('answers with a chat model', () => {
     expect(shown).toBe(result.answer);
     expect(result.sources.map((source) => source.title)).toEqual([titles.get(2), titles.get(1)]);
     expect((await recorded(result.id))?.answer).toBe(result.answer);
+  });
+
+  it('streams over a real HTTP connection, the events arriving as the model sends them', async () => {
+    const rag = await makeRag(who.alice, { name: 'Over HTTP', index_id: tenants.a.index, model_id: modelId });
+    server.reply = ['Returns take ', '30 days [1]', '.'];
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/v1/rags/${rag.id}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: who.alice.cookie ?? '', origin: TEST_ORIGIN },
+      body: JSON.stringify({ question: 'How many days do I have for returns?', stream: true }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('cache-control')).toContain('no-store');
+    const events = parseEvents(await response.text());
+    const result = AnswerResultSchema.parse(events.at(-1)?.data);
+    expect(result).toMatchObject({ kind: 'model', answer: 'Returns take 30 days [1].', model_error: null });
+    expect(events.map((event) => event.event)).toEqual(['delta', 'delta', 'delta', 'sources']);
   });
 
   const failures: Array<[FailureMode, string[]]> = [

@@ -2,10 +2,11 @@ import { RAG_DEFAULTS, RagListSchema, RagSchema } from '@omnibot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
-import { rags } from '../../db/schema';
+import { prompts, ragAnswers, rags } from '../../db/schema';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
+import { addKnowledgeBase, addTenant } from '../knowledge/retrieval/test-helpers';
 import { makeChatModel, makeIndex, makeKnowledge, makePrompt } from './rags.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -179,6 +180,49 @@ describe('RAGs', () => {
     await t.database.db.execute(sql`delete from models where id = ${model.id}`);
     const [row] = await t.database.db.select().from(rags).where(eq(rags.id, rag.id));
     expect(row?.modelId).toBeNull();
+  });
+});
+
+describe('RAG rows and their organisation', () => {
+  it('go with the organisation, its indexes and prompts although they restrict deleting what a RAG uses', async () => {
+    await addTenant(t.database.db, 'rag-gone');
+    const kb = await addKnowledgeBase(t.database.db, 'rag-gone', 'Help');
+    const index = await makeIndex(t, 'rag-gone', 'Help', [kb.id]);
+    const [prompt] = await t.database.db
+      .insert(prompts)
+      .values({ tenantId: 'rag-gone', name: 'Prompt' })
+      .returning({ id: prompts.id });
+    const [rag] = await t.database.db
+      .insert(rags)
+      .values({
+        tenantId: 'rag-gone',
+        name: 'Gone',
+        indexId: index,
+        promptId: prompt?.id ?? null,
+        fallbackText: 'x',
+      })
+      .returning({ id: rags.id });
+    await t.database.db.insert(ragAnswers).values({
+      tenantId: 'rag-gone',
+      ragId: rag?.id ?? '',
+      question: 'q',
+      answer: 'x',
+      kind: 'fallback',
+      fallback: true,
+      retrieveMs: 1,
+      generateMs: 0,
+      totalMs: 1,
+      channel: 'test',
+    });
+    await t.database.db.execute(sql`delete from tenants where tenant_id = 'rag-gone'`);
+    const left = rowsOf<{ n: number | string }>(
+      await t.database.db.execute(sql`
+        select (select count(*) from rags where tenant_id = 'rag-gone')
+          + (select count(*) from rag_answers where tenant_id = 'rag-gone')
+          + (select count(*) from indexes where tenant_id = 'rag-gone')
+          + (select count(*) from prompts where tenant_id = 'rag-gone') as n`),
+    );
+    expect(Number(left[0]?.n)).toBe(0);
   });
 });
 

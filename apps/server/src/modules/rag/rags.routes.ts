@@ -186,7 +186,8 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         if (!request.body.stream) return answer(answerDeps, input);
 
         const abort = new AbortController();
-        request.raw.on('close', () => {
+        // The response closing before it finished means the client went away: the model call stops.
+        reply.raw.on('close', () => {
           if (!reply.raw.writableFinished) abort.abort();
         });
         const events = new PassThrough();
