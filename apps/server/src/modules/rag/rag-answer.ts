@@ -22,7 +22,7 @@ import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { type IndexHit, loadIndex, searchIndex } from '../indexes/search';
 import { matchQa, type QaMatch } from '../knowledge/retrieval/retrieval';
 import { modelsOfferedTo } from '../models/models.service';
-import { type ChatModel, modelFromRow, ProviderError } from '../models/providers';
+import { type ChatModel, type ChatRequest, modelFromRow, ProviderError } from '../models/providers';
 import {
   type AnswerSource as PassageSource,
   baseLanguage,
@@ -31,6 +31,7 @@ import {
   guessLanguage,
   languageName,
   mapCitations,
+  type Passage,
   renderContext,
   withoutMarkers,
 } from './answer';
@@ -222,6 +223,49 @@ function modelErrorOf(error: unknown): ModelError {
   return { code: 'provider/error', reason: 'The chat model call failed.' };
 }
 
+const emptyAnswer = () => new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
+
+/**
+ * One call of the chat model: the answer text with its markers mapped to `passages` (removed unless
+ * `keepMarkers`) and the passages it cites, or the failure in plain words. Streamed pieces go to `stream` as
+ * soon as no marker in them can still change; `streamed` says whether any text was shown.
+ */
+async function modelAnswer(
+  chat: ChatModel,
+  options: { request: ChatRequest; passages: Passage[]; keepMarkers: boolean; stream?: AnswerStream },
+): Promise<{ streamed: boolean } & ({ text: string; sources: PassageSource[] } | { error: ModelError })> {
+  const { stream, passages, keepMarkers } = options;
+  let streamed = false;
+  try {
+    if (!stream) {
+      const generated = await chat.generate(options.request);
+      const mapped = mapCitations(generated.text.trim(), passages);
+      const text = keepMarkers ? mapped.text : withoutMarkers(mapped.text);
+      if (text === '') throw emptyAnswer();
+      return { streamed, text, sources: mapped.sources };
+    }
+    const citations = createCitationStream(passages, { keepMarkers });
+    for await (const piece of chat.stream(options.request)) {
+      const shown = citations.push(piece);
+      if (shown) {
+        streamed = true;
+        stream.delta(shown);
+      }
+    }
+    const end = citations.finish();
+    if (end.text === '') throw emptyAnswer();
+    if (end.rest === null) {
+      stream.reset();
+      stream.delta(end.text);
+    } else if (end.rest) {
+      stream.delta(end.rest);
+    }
+    return { streamed: true, text: end.text, sources: end.mapped.sources };
+  } catch (error) {
+    return { streamed, error: modelErrorOf(error) };
+  }
+}
+
 /**
  * Answers a question with a RAG: a curated Q&A pair of the index's knowledge bases that matches strongly is
  * given verbatim; otherwise the index is searched, and without hits above its threshold the fallback text is
@@ -294,63 +338,34 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
         language: language.name,
         bot_name: input.botName ?? rag.name,
       });
-      const request = {
-        messages: [{ role: 'user' as const, content: prompt }],
-        ...(input.signal ? { signal: input.signal } : {}),
-      };
-      try {
-        let text: string;
-        let sourcesCited;
-        if (input.stream) {
-          const citations = createCitationStream(context.passages, { keepMarkers: rag.citations });
-          for await (const piece of model.chat.stream(request)) {
-            const shown = citations.push(piece);
-            if (shown) {
-              streamedModelText = true;
-              input.stream.delta(shown);
-            }
-          }
-          const end = citations.finish();
-          if (end.text.trim() === '')
-            throw new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
-          if (end.rest === null) {
-            input.stream.reset();
-            input.stream.delta(end.text);
-          } else if (end.rest) {
-            input.stream.delta(end.rest);
-          }
-          text = end.text;
-          sourcesCited = end.mapped.sources;
-        } else {
-          const generated = await model.chat.generate(request);
-          const mapped = mapCitations(generated.text, context.passages);
-          text = rag.citations ? mapped.text : withoutMarkers(mapped.text);
-          if (text.trim() === '')
-            throw new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
-          sourcesCited = mapped.sources;
-        }
-        const cited = new Set(sourcesCited.map((source) => source.chunkId));
+      const outcome = await modelAnswer(model.chat, {
+        request: {
+          messages: [{ role: 'user', content: prompt }],
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+        passages: context.passages,
+        keepMarkers: rag.citations,
+        ...(input.stream ? { stream: input.stream } : {}),
+      });
+      streamedModelText = outcome.streamed;
+      if ('error' in outcome) {
+        // The code and reason only: the raw error may carry the request, never to be logged.
+        deps.log.warn(
+          { ragId: rag.id, modelId: rag.modelId, code: outcome.error.code, reason: outcome.error.reason },
+          'RAG answered without its chat model',
+        );
+        made = extractive(outcome.error);
+      } else {
+        const cited = new Set(outcome.sources.map((source) => source.chunkId));
+        const used = context.passages.flatMap((passage) => byChunk.get(passage.chunkId) ?? []);
         made = {
           kind: 'model',
-          answer: text.trim(),
-          sources: sourcesCited.map((source) => sourceOf(source, byChunk)),
-          chunks: chunksOf(
-            context.passages
-              .map((passage) => byChunk.get(passage.chunkId))
-              .filter((hit) => hit !== undefined),
-            cited,
-          ),
+          answer: outcome.text,
+          sources: outcome.sources.map((source) => sourceOf(source, byChunk)),
+          chunks: chunksOf(used, cited),
           fallback: false,
           modelError: null,
         };
-      } catch (error) {
-        const modelError = modelErrorOf(error);
-        // The code and reason only: the raw error may carry the request, never to be logged.
-        deps.log.warn(
-          { ragId: rag.id, modelId: rag.modelId, code: modelError.code, reason: modelError.reason },
-          'RAG answered without its chat model',
-        );
-        made = extractive(modelError);
       }
     }
   }

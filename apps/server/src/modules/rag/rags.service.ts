@@ -30,18 +30,34 @@ const unknownPrompt = () =>
 const unknownModel = () =>
   badRequest('The chat model is not offered to your organisation.', 'rag/unknown-model');
 
-/** The (tenant, name) unique violation becomes 409; a reference deleted meanwhile becomes the unknown-index 400. */
+/** The constraint a PostgreSQL error names, under the driver's and drizzle's wrapping. */
+function constraintOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const name = (current as { constraint?: unknown }).constraint;
+    if (typeof name === 'string') return name;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The (tenant, name) unique violation becomes 409; an index or prompt deleted meanwhile becomes its unknown-* 400. */
 async function guardWrite<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await refuseUniqueViolation(work, nameTaken);
   } catch (error) {
-    if (isForeignKeyViolation(error))
-      throw badRequest('The index or prompt was just deleted.', 'rag/unknown-index');
+    if (isForeignKeyViolation(error)) {
+      throw constraintOf(error) === 'rags_prompt_fk' ? unknownPrompt() : unknownIndex();
+    }
     throw error;
   }
 }
 
-async function selectRags(db: Db, where: SQL | undefined, page?: { limit: number; offset: number }) {
+async function selectRags(
+  db: Db,
+  where: SQL | undefined,
+  page?: { limit: number; offset: number },
+): Promise<StoredRag[]> {
   const query = db
     .select({
       row: rags,
@@ -69,7 +85,7 @@ export async function listRags(db: Db, principal: Principal, query: RagListQuery
     limit: query.page_size,
     offset: (query.page - 1) * query.page_size,
   });
-  return { rows: rows satisfies StoredRag[], total: total?.n ?? 0 };
+  return { rows, total: total?.n ?? 0 };
 }
 
 export async function getRag(db: Db, principal: Principal, id: string): Promise<StoredRag> {

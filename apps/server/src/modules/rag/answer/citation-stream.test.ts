@@ -17,6 +17,7 @@ const ANSWERS = [
   'One [2, 3]. Two [1-3]. Unknown [9]. Mixed [2, 9]. Brackets [see above] stay [x].',
   'No markers at all.',
   'Ends on a marker [2]',
+  '\n  Leading and trailing space [1].\n\n',
   'Tabs\t[1] and an open [bracket that never closes, which is far longer than any marker could ever be at all.',
 ];
 
@@ -36,11 +37,12 @@ function feed(text: string, size: number, keepMarkers: boolean) {
 describe('createCitationStream', () => {
   it('shows only starts of the final text, whatever the piece size, and ends on exactly mapCitations', () => {
     for (const text of ANSWERS) {
-      const mapped = mapCitations(text, passages);
+      const mapped = mapCitations(text.trim(), passages);
       for (const size of [1, 2, 3, 5, 8, 1000]) {
         for (const keepMarkers of [true, false]) {
           const { shown, end } = feed(text, size, keepMarkers);
-          const expected = keepMarkers ? mapped.text : withoutMarkers(mapped.text);
+          const whole = keepMarkers ? mapped.text : withoutMarkers(mapped.text);
+          const expected = whole.trim();
           expect(end.text).toBe(expected);
           expect(end.rest).not.toBeNull();
           expect(shown + (end.rest ?? '')).toBe(expected);

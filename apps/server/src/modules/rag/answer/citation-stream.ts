@@ -8,13 +8,15 @@ const ANY_MARKER = /[ \t]?\[\s*\d{1,4}(?:\s*[-–,;]\s*\d{1,4})*\s*\]/g;
 /** The answer text without its [n] markers (and the space before each). */
 export const withoutMarkers = (text: string) => text.replace(ANY_MARKER, '');
 
-/** Where the text can be cut without splitting a marker that may still be arriving. */
+/**
+ * Where the text can be cut without splitting a marker that may still be arriving. Whitespace before the cut
+ * waits too: a marker takes the space before it when it is dropped, and the final text has no trailing space.
+ */
 function safeEnd(raw: string): number {
   let end = raw.length;
   const open = raw.lastIndexOf('[');
   if (open !== -1 && raw.indexOf(']', open) === -1 && raw.length - open <= MARKER_WAIT_CHARS) end = open;
-  // A marker takes the space before it with it when it is dropped.
-  if (end > 0 && (raw[end - 1] === ' ' || raw[end - 1] === '\t')) end -= 1;
+  while (end > 0 && /\s/u.test(raw[end - 1] ?? '')) end -= 1;
   return end;
 }
 
@@ -22,7 +24,8 @@ export interface CitationStream {
   /** Takes the next piece of the model's text; returns the text that can be shown now (maybe empty). */
   push(piece: string): string;
   /**
-   * Ends the text: the citations of the whole answer, the final text, and what is left to show; `rest` is null
+   * Ends the text: the citations of the whole answer, the final text (without leading or trailing whitespace),
+   * and what is left to show; `rest` is null
    * when the text already shown is not a start of the final text (the client must then start over).
    */
   finish(): { mapped: MappedCitations; text: string; rest: string | null };
@@ -47,7 +50,8 @@ export function createCitationStream(passages: Passage[], options: { keepMarkers
       return shown;
     },
     push(piece) {
-      raw += piece;
+      // The answer starts at its first visible character.
+      raw = `${raw}${piece}`.trimStart();
       const { text } = render(raw.slice(0, safeEnd(raw)));
       if (!text.startsWith(shown)) return '';
       const delta = text.slice(shown.length);
@@ -55,7 +59,7 @@ export function createCitationStream(passages: Passage[], options: { keepMarkers
       return delta;
     },
     finish() {
-      const { mapped, text } = render(raw);
+      const { mapped, text } = render(raw.trimEnd());
       const rest = text.startsWith(shown) ? text.slice(shown.length) : null;
       return { mapped, text, rest };
     },
