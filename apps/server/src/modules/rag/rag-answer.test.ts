@@ -386,6 +386,40 @@ describe('answers with a chat model', () => {
     20_000,
   );
 
+  it('gives the fallback text with model_error when the model fails and no sentence answers the question', async () => {
+    // The question's word is only in a two-word fragment, which an extractive answer never quotes.
+    const kb = await makeKnowledge(t, who.alice, 'Warranty', [
+      {
+        type: 'text',
+        title: 'Cover',
+        text: 'All devices are covered for two years from the day of purchase. Warranty included.',
+      },
+    ]);
+    const index = await makeIndex(t, ids.a, 'Warranty', [kb.id]);
+    const rag = await makeRag(who.alice, {
+      name: 'Warranty',
+      index_id: index,
+      model_id: modelId,
+      fallback_text: 'Ask our team.',
+    });
+    server.failure = 'server-error';
+    try {
+      const result = await ask(who.alice, rag.id, { question: 'Warranty?' });
+      expect(result).toMatchObject({
+        kind: 'fallback',
+        fallback: true,
+        answer: 'Ask our team.',
+        sources: [],
+      });
+      expect(result.model_error?.code).toBe('provider/error');
+      const row = await recorded(result.id);
+      expect(row?.modelErrorCode).toBe('provider/error');
+      expect(row?.chunks.length).toBeGreaterThan(0);
+    } finally {
+      server.failure = 'none';
+    }
+  });
+
   it('answers extractively with model_error when the model is no longer offered to the organisation', async () => {
     const rag = await makeRag(who.alice, { name: 'Unshared', index_id: tenants.a.index, model_id: modelId });
     await t.database.db
