@@ -15,6 +15,7 @@ import { loadAuthSecret } from './bootstrap';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { JobRunner } from './jobs/queue';
+import { scheduleRagAnswerSweep } from './jobs/rag-answer-sweep';
 import { scheduleRateLimitSweep } from './jobs/rate-limit-sweep';
 import { createMailer, type Mailer } from './lib/mailer';
 import { pgRateLimitStore } from './lib/rate-limit-store';
@@ -26,6 +27,7 @@ import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
+import { ragRoutes } from './modules/rag/rags.routes';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { startIngestion } from './modules/knowledge/ingestion';
 import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
@@ -179,6 +181,7 @@ export async function buildApp({
   await modelRoutes(app, { auth, db, env });
   await promptRoutes(app, { auth, db });
   await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
+  await ragRoutes(app, { auth, db, env });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.
@@ -188,6 +191,11 @@ export async function buildApp({
     app.addHook('onClose', () => runner.stop());
     try {
       await scheduleRateLimitSweep(runner, { db, limits, log: app.log });
+      await scheduleRagAnswerSweep(runner, {
+        db,
+        retentionDays: env.RAG_ANSWER_RETENTION_DAYS,
+        log: app.log,
+      });
       await startIngestion(runner, {
         db,
         env,

@@ -89,6 +89,7 @@ export const MODEL_ERRORS = {
 /** Refusals of the prompt routes beyond the general ones. */
 export const PROMPT_ERRORS = {
   'prompt/name-taken': 'Another prompt of your organisation already has this name.',
+  'prompt/in-use': 'RAGs use this prompt; point them at another prompt first.',
 } as const;
 
 /** Refusals of the knowledge routes, and why ingestion failed beyond fetching and parsing. */

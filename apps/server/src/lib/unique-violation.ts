@@ -1,12 +1,18 @@
-/** PostgreSQL's unique_violation, under whatever wrapping the driver and drizzle add. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether a PostgreSQL error with this SQLSTATE is somewhere under the wrapping the driver and drizzle add. */
+function hasSqlState(error: unknown, state: string): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
+    if ((current as { code?: unknown }).code === state) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** PostgreSQL's unique_violation, under whatever wrapping the driver and drizzle add. */
+export const isUniqueViolation = (error: unknown): boolean => hasSqlState(error, '23505');
+
+/** PostgreSQL's foreign_key_violation (a referenced row is missing, or a row still referenced was deleted). */
+export const isForeignKeyViolation = (error: unknown): boolean => hasSqlState(error, '23503');
 
 /** Runs `work`; a unique_violation it ends with becomes `refusal()` (e.g. a 409 for a taken name). */
 export async function refuseUniqueViolation<T>(work: () => Promise<T>, refusal: () => Error): Promise<T> {

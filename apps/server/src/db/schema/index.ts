@@ -12,3 +12,4 @@ export * from './models';
 export * from './knowledge';
 export * from './prompts';
 export * from './indexes';
+export * from './rags';

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './tenants';
 
 /** A tenant's prompt template; its text lives in prompt_versions, `current_version` names the one in use. */
@@ -17,7 +17,11 @@ export const prompts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('prompts_tenant_name_key').on(t.tenantId, t.name)],
+  (t) => [
+    uniqueIndex('prompts_tenant_name_key').on(t.tenantId, t.name),
+    // Lets children reference (tenant_id, id) so a row can never point at another tenant's prompt.
+    unique('prompts_tenant_id_key').on(t.tenantId, t.id),
+  ],
 );
 
 /** Every saved template of a prompt; versions count from 1 and are never changed once written. */

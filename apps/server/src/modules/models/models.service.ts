@@ -272,7 +272,15 @@ export async function availableModels(
   principal: Principal,
   kind: ModelKind | undefined,
 ): Promise<ModelRow[]> {
-  const self = principal.tenantId;
+  return modelsOfferedTo(deps.db, principal.tenantId, kind);
+}
+
+/** The models offered to tenant `self` (its own, and those shared down to it), by name. */
+export async function modelsOfferedTo(
+  db: Db,
+  self: string,
+  kind: ModelKind | undefined,
+): Promise<ModelRow[]> {
   const ancestors = sql`
     with recursive chain as (
       select tenant_id, parent_tenant_id, 0 as depth from ${tenants} where tenant_id = ${self}
@@ -281,7 +289,7 @@ export async function availableModels(
         join chain on t.tenant_id = chain.parent_tenant_id where chain.depth < 32
     )
     select tenant_id from chain`;
-  return deps.db
+  return db
     .select()
     .from(models)
     .where(

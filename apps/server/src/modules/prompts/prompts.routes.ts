@@ -146,7 +146,7 @@ export async function promptRoutes(app: FastifyInstance, deps: { auth: Auth; db:
         onRequest: signedIn,
         schema: {
           tags,
-          summary: 'Delete a prompt and all its versions',
+          summary: 'Delete a prompt and all its versions; refused with 409 prompt/in-use while a RAG uses it',
           params: PromptIdParamsSchema,
           querystring: NoQuerySchema,
           response: { 204: z.null(), ...errors },

@@ -12,10 +12,10 @@ import {
 import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type PromptRow, prompts, type PromptVersionRow, promptVersions } from '../../db/schema';
+import { type PromptRow, prompts, type PromptVersionRow, promptVersions, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { refuseUniqueViolation } from '../../lib/unique-violation';
+import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 
 export const PROMPT_NOT_FOUND = 'Prompt not found';
@@ -195,7 +195,28 @@ export async function updatePrompt(
   );
 }
 
+const inUse = () => conflict('RAGs use this prompt; point them at another prompt first.', 'prompt/in-use');
+
+/** A prompt that a RAG uses is refused with 409 prompt/in-use; the RAG must be pointed elsewhere first. */
 export async function deletePrompt(db: Db, actor: Actor, id: string): Promise<void> {
+  const { principal } = actor;
+  await ownedRow(db, principal, id);
+  const [user] = await db
+    .select({ id: rags.id })
+    .from(rags)
+    .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.promptId, id)))
+    .limit(1);
+  if (user) throw inUse();
+  try {
+    await deleteUnused(db, actor, id);
+  } catch (error) {
+    // A RAG took the prompt between the check and the delete.
+    if (isForeignKeyViolation(error)) throw inUse();
+    throw error;
+  }
+}
+
+async function deleteUnused(db: Db, actor: Actor, id: string): Promise<void> {
   const { principal } = actor;
   await db.transaction(async (tx) => {
     const [row] = await tx

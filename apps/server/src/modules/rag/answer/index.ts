@@ -6,5 +6,6 @@ export {
   type ExtractiveCitation,
   type ExtractiveInput,
 } from './extractive';
-export { baseLanguage, splitSentences, terms } from './text';
+export { baseLanguage, guessLanguage, languageName, splitSentences, terms } from './text';
 export type { AnswerSource, Passage } from './types';
+export { createCitationStream, withoutMarkers, type CitationStream } from './citation-stream';

@@ -111,6 +111,43 @@ export function stem(word: string, language: string): string {
   return word;
 }
 
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  de: 'German',
+  fr: 'French',
+  es: 'Spanish',
+  it: 'Italian',
+  pt: 'Portuguese',
+  nl: 'Dutch',
+};
+
+/** The English name of a language given by code or name ("de-CH" and "german" give "German"); unknown ones as written. */
+export function languageName(language: string): string {
+  return LANGUAGE_NAMES[baseLanguage(language)] ?? language.trim();
+}
+
+/**
+ * The language of a short text by its stop words (the one whose list holds the most of its words), or null when
+ * no list holds at least one of them or two languages tie.
+ */
+export function guessLanguage(text: string): string | null {
+  const words = Array.from(fold(text).matchAll(/[\p{L}]+/gu), (match) => match[0]);
+  let best: string | null = null;
+  let bestCount = 0;
+  let tied = false;
+  for (const [language, stops] of stopSets) {
+    const hits = words.filter((word) => stops.has(word)).length;
+    if (hits > bestCount) {
+      best = language;
+      bestCount = hits;
+      tied = false;
+    } else if (hits === bestCount && hits > 0) {
+      tied = true;
+    }
+  }
+  return bestCount > 0 && !tied ? best : null;
+}
+
 /** The content terms of a text: lower-cased words of Unicode letters and digits, stop words dropped, stemmed. */
 export function terms(text: string, language: string): string[] {
   const lang = baseLanguage(language);
