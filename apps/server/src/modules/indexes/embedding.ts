@@ -4,7 +4,7 @@ import { rowsOf, type Db } from '../../db/client';
 import { indexKnowledgeBases, indexes, models, type IndexRow } from '../../db/schema';
 import type { JobRunner } from '../../jobs/queue';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
-import { modelFromRow, ProviderError } from '../models/providers';
+import { type EmbeddingModel, modelFromRow, ProviderError } from '../models/providers';
 import { ensureHnswIndex, storeEmbeddings } from './vectors';
 import { loadIndex } from './search';
 
@@ -125,7 +125,7 @@ export async function runEmbedding(deps: EmbeddingDeps, job: EmbedJob): Promise<
           order by c.id limit ${deps.batchSize ?? EMBED_BATCH_SIZE}`),
       );
       if (batch.length === 0) break;
-      const vectors = await embedding.embed(batch.map(textOf));
+      const vectors = await embedOnce(embedding, batch.map(textOf));
       await storeEmbeddings(
         db,
         job.tenantId,
@@ -151,6 +151,16 @@ export async function runEmbedding(deps: EmbeddingDeps, job: EmbedJob): Promise<
     });
   } catch (error) {
     await failIndex(deps, job, modelId, error);
+  }
+}
+
+/** A connection dropped mid-run (a provider closing an idle keep-alive socket) is tried once more at once. */
+async function embedOnce(model: EmbeddingModel, texts: string[]): Promise<number[][]> {
+  try {
+    return await model.embed(texts);
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.code !== 'provider/unreachable') throw error;
+    return model.embed(texts);
   }
 }
 
