@@ -143,6 +143,8 @@ export async function runEmbedding(deps: EmbeddingDeps, job: EmbedJob): Promise<
         embeddingTotal: Math.max(counts.total, done),
       });
     }
+    // Fresh statistics let the planner choose between a tenant's b-tree range and the HNSW index.
+    if (done > counts.done) await db.execute(sql`analyze chunk_embeddings`);
     const final = await progress(db, job.tenantId, modelId, ids);
     await setIndex(db, job, modelId, {
       embeddingState: 'ready',
@@ -183,7 +185,7 @@ async function failIndex(deps: EmbeddingDeps, job: EmbedJob, modelId: string, er
     error instanceof ProviderError
       ? { code: error.code, reason: `Embedding failed: ${error.message}` }
       : {
-          code: 'index/embedding-failed',
+          code: 'embed/failed',
           reason: 'Embedding failed because of an unexpected error; it will be tried again.',
         };
   if (!(error instanceof ProviderError))

@@ -27,7 +27,7 @@ export function presentIndex({ row, knowledge }: StoredIndex): Index {
       error:
         row.embeddingState === 'failed'
           ? {
-              code: row.embeddingErrorCode ?? 'index/embedding-failed',
+              code: row.embeddingErrorCode ?? 'embed/failed',
               reason: row.embeddingErrorReason ?? 'Embedding failed.',
             }
           : null,

@@ -8,6 +8,9 @@ export const HNSW_MAX_DIMENSIONS = 2000;
 /** Up to this many covered embeddings a search compares them all (exact and fast enough); beyond, it uses HNSW. */
 export const EXACT_SCAN_LIMIT = 20_000;
 
+/** HNSW searches look at no fewer candidates than this (pgvector's ef_search), whatever top_k. */
+export const HNSW_MIN_CANDIDATES = 100;
+
 export type VectorStrategy = 'auto' | 'exact' | 'hnsw';
 
 /** The vector scaled to length 1, so that a dot product is the cosine similarity; null for a zero vector. */
@@ -148,12 +151,15 @@ export async function searchVector(db: Db, input: VectorSearchInput): Promise<Ke
   await ensureHnswIndex(db, true, query.length);
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
-    await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.max(40, topK * 2)}`));
+    // A wider beam and more candidates than asked for, re-ranked exactly: relaxed order returns neighbours
+    // roughly sorted, and pgvector's default beam of 40 misses many of them.
+    const candidates = Math.max(HNSW_MIN_CANDIDATES, topK * 4);
+    await tx.execute(sql.raw(`set local hnsw.ef_search = ${candidates}`));
     const result = await tx.execute(
-      finish(sql`
+      sql`${finish(sql`
         select e.chunk_id, 1 - (e.embedding::vector(${d}) <=> ${q}) as score
         from chunk_embeddings e where ${scope}
-        order by e.embedding::vector(${d}) <=> ${q} limit ${topK}`),
+        order by e.embedding::vector(${d}) <=> ${q} limit ${candidates}`)} limit ${topK}`,
     );
     return toHits(result);
   });
