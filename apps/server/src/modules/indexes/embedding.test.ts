@@ -9,7 +9,10 @@ import {
   startOpenAICompatibleServer,
 } from '../../test/openai-compatible-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
-import { recoverEmbeddings } from './embedding';
+import Fastify from 'fastify';
+import { createSecretBox } from '../../lib/secret-box';
+import { indexKnowledgeBases } from '../../db/schema';
+import { recoverEmbeddings, runEmbedding } from './embedding';
 
 // The embedding model is the local test server, which speaks the OpenAI embeddings protocol (POST /embeddings)
 // and answers hashed bag-of-words vectors: real HTTP calls through the same provider code as production.
@@ -305,5 +308,59 @@ describe('embedding indexes in the background', () => {
     expect(await recoverEmbeddings(t.database.db, defined(t.app.jobs))).toBeGreaterThanOrEqual(1);
     const resumed = await settledIndex(who.alice, index.id);
     expect(resumed.embedding).toMatchObject({ state: 'ready', done: resumed.embedding.total });
+  });
+
+  it('records progress batch by batch, one embeddings call per batch', async () => {
+    const db = t.database.db;
+    const [row] = await db
+      .insert(indexes)
+      .values({
+        tenantId: ids.b,
+        name: 'Batches',
+        mode: 'vector',
+        embeddingModelId: await addModel(ids.b, 'Embedder B2'),
+        embeddingState: 'pending',
+      })
+      .returning();
+    const index = defined(row);
+    await db
+      .insert(indexKnowledgeBases)
+      .values({ tenantId: ids.b, indexId: index.id, knowledgeBaseId: kb.b, position: 0 });
+    const seen: Array<{ done: number; total: number }> = [];
+    const calls = server.requests.length;
+    let running = true;
+    const watcher = (async () => {
+      while (running) {
+        const [current] = await db.select().from(indexes).where(eq(indexes.id, index.id));
+        if (current) seen.push({ done: current.embeddingDone, total: current.embeddingTotal });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    try {
+      await runEmbedding(
+        {
+          db,
+          secretBox: createSecretBox('progress-test-secret', 'model-api-key'),
+          pgvector: t.database.vectorEnabled,
+          log: Fastify({ logger: false }).log,
+          batchSize: 1,
+        },
+        { tenantId: ids.b, indexId: index.id },
+      );
+    } finally {
+      running = false;
+      await watcher;
+    }
+    const embeddingCalls = server.requests.slice(calls).filter((request) => request.path === '/embeddings');
+    expect(embeddingCalls).toHaveLength(DOCUMENTS.length);
+    const [final] = await db.select().from(indexes).where(eq(indexes.id, index.id));
+    expect(final).toMatchObject({
+      embeddingState: 'ready',
+      embeddingDone: DOCUMENTS.length,
+      embeddingTotal: DOCUMENTS.length,
+    });
+    const dones = seen.map((entry) => entry.done);
+    expect(dones).toEqual([...dones].sort((x, y) => x - y));
+    expect(new Set(dones).size).toBeGreaterThan(2);
   });
 });
