@@ -30,6 +30,10 @@ import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { startIngestion } from './modules/knowledge/ingestion';
+import { indexRoutes } from './modules/indexes/indexes.routes';
+import { queueEmbeddingForKnowledge, startEmbedding } from './modules/indexes/embedding';
+import { registerVectorSearch } from './modules/indexes/search';
+import { createSecretBox } from './lib/secret-box';
 import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
 import { CONSOLE_DIST_DIR } from './paths';
@@ -182,6 +186,9 @@ export async function buildApp({
   await promptRoutes(app, { auth, db });
   await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
   await ragRoutes(app, { auth, db, env });
+  const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
+  registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
+  await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.
@@ -201,6 +208,15 @@ export async function buildApp({
         env,
         storage: app.files.storage,
         fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
+        log: app.log,
+        onSourceIndexed: async (target) => {
+          await queueEmbeddingForKnowledge(db, runner, target);
+        },
+      });
+      await startEmbedding(runner, {
+        db,
+        secretBox: modelKeys,
+        pgvector: database.vectorEnabled,
         log: app.log,
       });
     } catch (error) {

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { knowledgeBases } from './knowledge';
+import { knowledgeBases, knowledgeChunks } from './knowledge';
 import { models } from './models';
 import { tenants } from './tenants';
 
@@ -87,3 +87,33 @@ export const indexKnowledgeBases = pgTable(
 );
 
 export type IndexRow = typeof indexes.$inferSelect;
+
+/**
+ * The embedding of a chunk by one embedding model, L2-normalised so that the dot product is the cosine
+ * similarity. Shared by every index that uses the model; goes with its chunk or its model. With pgvector, an HNSW
+ * index over `(embedding::vector(D))`, partial on `dimensions = D`, is created on demand for each length D.
+ */
+export const chunkEmbeddings = pgTable(
+  'chunk_embeddings',
+  {
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => models.id, { onDelete: 'cascade' }),
+    chunkId: uuid('chunk_id')
+      .notNull()
+      .references(() => knowledgeChunks.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id').notNull(),
+    knowledgeBaseId: uuid('knowledge_base_id').notNull(),
+    dimensions: integer('dimensions').notNull(),
+    embedding: real('embedding').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'chunk_embeddings_pkey', columns: [t.modelId, t.chunkId] }),
+    index('chunk_embeddings_tenant_model_base_idx').on(t.tenantId, t.modelId, t.knowledgeBaseId),
+    index('chunk_embeddings_chunk_idx').on(t.chunkId),
+    check('chunk_embeddings_dimensions_check', sql`${t.dimensions} between 1 and 16000`),
+  ],
+);
+
+export type ChunkEmbeddingRow = typeof chunkEmbeddings.$inferSelect;

@@ -1,7 +1,11 @@
+import { RRF_K } from '@omnibot/contracts';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { indexKnowledgeBases, indexes, knowledgeSources, type IndexRow } from '../../db/schema';
+import { indexKnowledgeBases, indexes, knowledgeSources, models, type IndexRow } from '../../db/schema';
+import type { SecretBox } from '../../lib/secret-box';
 import { searchKeyword, type KeywordHit } from '../knowledge/retrieval/retrieval';
+import { modelFromRow } from '../models/providers';
+import { searchVector, type VectorStrategy } from './vectors';
 import type { Passage } from '../rag/answer';
 
 export type RetrievalMode = IndexRow['mode'];
@@ -26,6 +30,33 @@ export interface IndexSearchInput {
   query: string;
   /** Overrides the index's top_k. */
   topK?: number;
+  /**
+   * What vector and hybrid retrieval need; by default what the app registered for this database
+   * (registerVectorSearch). Without either, every index searches by keyword.
+   */
+  vector?: VectorSearchDeps;
+}
+
+export interface VectorSearchDeps {
+  /** Opens the embedding model's API key to embed the query. */
+  secretBox: SecretBox;
+  /** Whether the database has pgvector. */
+  pgvector: boolean;
+  /** How vectors are compared (tests force one); auto by default. */
+  strategy?: VectorStrategy;
+  /** Upper bound of the query's embedding call; it falls back to keyword retrieval when exceeded. */
+  timeoutMs?: number;
+}
+
+/** Each list of a hybrid search holds this many times top_k candidates before fusion. */
+export const HYBRID_CANDIDATES_FACTOR = 4;
+const QUERY_EMBED_TIMEOUT_MS = 15_000;
+
+const registered = new WeakMap<Db, VectorSearchDeps>();
+
+/** Makes vector and hybrid retrieval available to every searchIndex call on this database. */
+export function registerVectorSearch(db: Db, deps: VectorSearchDeps): void {
+  registered.set(db, deps);
 }
 
 /** The tenant's index with the ids of the knowledge bases it covers, in their order; null when it is not the tenant's. */
@@ -48,7 +79,7 @@ export async function loadIndex(
 }
 
 /** Titles and links of the sources of some hits, read with the tenant filter. */
-async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
+export async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
   const sourceIds = [...new Set(hits.map((hit) => hit.sourceId))];
   if (sourceIds.length === 0) return [];
   const sources = await db
@@ -83,21 +114,82 @@ async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promis
 }
 
 /**
+ * Reciprocal-rank fusion: each list adds 1 / (RRF_K + rank) for a chunk, and the sum is scaled so that first
+ * place in both lists scores 1. Ties keep the order of the first list.
+ */
+export function fuseByRank(lists: readonly KeywordHit[][], topK: number): KeywordHit[] {
+  const best = lists.length / (RRF_K + 1);
+  const fused = new Map<string, { hit: KeywordHit; score: number; order: number }>();
+  let order = 0;
+  for (const list of lists) {
+    list.forEach((hit, position) => {
+      const entry = fused.get(hit.chunkId) ?? { hit, score: 0, order: order++ };
+      entry.score += 1 / (RRF_K + position + 1);
+      fused.set(hit.chunkId, entry);
+    });
+  }
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, topK)
+    .map((entry) => ({ ...entry.hit, score: entry.score / best }));
+}
+
+/** The query's embedding with the index's model, or null when it cannot be had (retrieval falls back to keyword). */
+async function embedQuery(db: Db, deps: VectorSearchDeps, modelId: string, query: string) {
+  try {
+    const [row] = await db.select().from(models).where(eq(models.id, modelId));
+    if (!row) return null;
+    const model = modelFromRow(row, deps.secretBox, { timeoutMs: deps.timeoutMs ?? QUERY_EMBED_TIMEOUT_MS });
+    if (model.kind !== 'embedding') return null;
+    const [vector] = await model.embedding.embed([query]);
+    return vector ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Retrieves from one of the tenant's indexes with its mode, top_k and score threshold; hits scoring below the
- * threshold are dropped. Null when the index is not the tenant's. The tenant filter is in every statement.
+ * threshold are dropped. Vector and hybrid indexes search by keyword until their embeddings are ready, and when
+ * the query cannot be embedded. Null when the index is not the tenant's. The tenant filter is in every statement.
  */
 export async function searchIndex(db: Db, input: IndexSearchInput): Promise<IndexSearchResult | null> {
   const started = performance.now();
   const index = await loadIndex(db, input.tenantId, input.indexId);
   if (!index) return null;
-  const topK = input.topK ?? index.row.topK;
-  const keywordHits = await searchKeyword(db, {
-    tenantId: input.tenantId,
-    knowledgeBaseIds: index.knowledgeBaseIds,
-    query: input.query,
-    topK,
-  });
-  const kept = keywordHits.filter((hit) => hit.score >= index.row.scoreThreshold);
+  const { row, knowledgeBaseIds } = index;
+  const topK = input.topK ?? row.topK;
+  const vectorDeps = input.vector ?? registered.get(db);
+  const keyword = (k: number) =>
+    searchKeyword(db, { tenantId: input.tenantId, knowledgeBaseIds, query: input.query, topK: k });
+
+  let mode: RetrievalMode = 'keyword';
+  let ranked: KeywordHit[] | null = null;
+  if (row.mode !== 'keyword' && row.embeddingState === 'ready' && row.embeddingModelId && vectorDeps) {
+    const modelId = row.embeddingModelId;
+    const queryVector = await embedQuery(db, vectorDeps, modelId, input.query);
+    if (queryVector) {
+      const vector = (k: number) =>
+        searchVector(db, {
+          tenantId: input.tenantId,
+          modelId,
+          knowledgeBaseIds,
+          vector: queryVector,
+          topK: k,
+          pgvector: vectorDeps.pgvector,
+          ...(vectorDeps.strategy ? { strategy: vectorDeps.strategy } : {}),
+        });
+      if (row.mode === 'vector') {
+        ranked = await vector(topK);
+      } else {
+        const candidates = topK * HYBRID_CANDIDATES_FACTOR;
+        ranked = fuseByRank([await keyword(candidates), await vector(candidates)], topK);
+      }
+      mode = row.mode;
+    }
+  }
+  ranked ??= await keyword(topK);
+  const kept = ranked.filter((hit) => hit.score >= row.scoreThreshold);
   const hits = await withSources(db, input.tenantId, kept);
-  return { mode: 'keyword', hits, tookMs: performance.now() - started };
+  return { mode, hits, tookMs: performance.now() - started };
 }

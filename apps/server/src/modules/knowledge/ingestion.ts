@@ -44,6 +44,8 @@ export interface IngestDeps {
   fetch: GuardedFetch;
   log: FastifyBaseLogger;
   timeLimitMs?: number;
+  /** Called after a source's new chunks are stored (e.g. to embed them for the indexes covering the base). */
+  onSourceIndexed?: (target: { tenantId: string; knowledgeBaseId: string }) => Promise<void>;
 }
 
 /** A failure that is stored on the source as is and never retried. */
@@ -177,13 +179,14 @@ async function loadSource(db: Db, job: IngestJob) {
   return found;
 }
 
-async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Promise<void> {
+/** Returns the knowledge base id when new chunks were stored, null otherwise. */
+async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Promise<string | null> {
   const { db } = deps;
   const checkpoint = () => {
     if (signal.aborted) throw new Cancelled();
   };
   const found = await loadSource(db, job);
-  if (!found) return;
+  if (!found) return null;
   const { base } = found;
   await setState(db, job, {
     state: 'fetching',
@@ -200,20 +203,20 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
   const chunks = unchanged ? [] : chunksOf(content, base);
   checkpoint();
   await setState(db, job, { state: 'indexing' });
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // The row lock keeps two runs for one source (a recovered job and its original) from interleaving.
     const locked = await tx.execute(
       sql`select id from knowledge_sources where tenant_id = ${job.tenantId} and id = ${job.sourceId}::uuid for update`,
     );
     checkpoint();
-    if (rowsOf(locked).length === 0) return;
+    if (rowsOf(locked).length === 0) return null;
     const title =
       source.title ??
       (content.kind === 'document' ? content.document.title : null) ??
       (content.kind === 'pages' ? (content.pages[0]?.document.title ?? null) : null);
     if (unchanged) {
       await setState(tx, job, { state: 'ready', lastSyncedAt: new Date(), attempts: 0 });
-      return;
+      return null;
     }
     await deleteSourceChunks(tx, job);
     let count: number;
@@ -247,6 +250,7 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
       lastSyncedAt: new Date(),
       attempts: 0,
     });
+    return base.id;
   });
 }
 
@@ -265,8 +269,12 @@ export async function runIngestion(deps: IngestDeps, job: IngestJob): Promise<vo
       resolve('timeout');
     }, limit);
   });
+  let indexedBase: string | null = null;
   const work = ingest(deps, job, controller.signal).then(
-    () => null,
+    (knowledgeBaseId) => {
+      indexedBase = knowledgeBaseId;
+      return null;
+    },
     (error: unknown) => error,
   );
   try {
@@ -281,10 +289,22 @@ export async function runIngestion(deps: IngestDeps, job: IngestJob): Promise<vo
       // The abandoned run stops at its next checkpoint without writing anything more.
       return;
     }
-    if (outcome === null) return;
+    if (outcome === null) {
+      if (indexedBase && deps.onSourceIndexed) await notifyIndexed(deps, job, indexedBase);
+      return;
+    }
     await fail(deps, job, outcome);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The source is ready whatever the follow-up does; its failure is logged, never the source's. */
+async function notifyIndexed(deps: IngestDeps, job: IngestJob, knowledgeBaseId: string) {
+  try {
+    await deps.onSourceIndexed?.({ tenantId: job.tenantId, knowledgeBaseId });
+  } catch (error) {
+    deps.log.error({ err: error, sourceId: job.sourceId }, 'follow-up of an indexed source failed');
   }
 }
 

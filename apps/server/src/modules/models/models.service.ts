@@ -268,7 +268,7 @@ export async function testModel(
  * it. Never their keys.
  */
 export async function availableModels(
-  deps: ModelsDeps,
+  deps: Pick<ModelsDeps, 'db'>,
   principal: Principal,
   kind: ModelKind | undefined,
 ): Promise<ModelRow[]> {

@@ -169,7 +169,7 @@ describe('RAGs', () => {
     expect((await call('DELETE', `/v1/prompts/${prompt.id}`, who.alice)).statusCode).toBe(204);
   });
 
-  it('keeps an index a RAG uses from being deleted, and a deleted model leaves the RAG without one', async () => {
+  it('keeps an index a RAG uses from being deleted (409 index/in-use through the API), and a deleted model leaves the RAG without one', async () => {
     const model = await makeChatModel(t, {
       name: 'Short-lived',
       base_url: 'http://127.0.0.1:9/v1',
@@ -177,6 +177,16 @@ describe('RAGs', () => {
     });
     const rag = await createRag(who.alice, { name: 'Model user', index_id: refs.aIndex, model_id: model.id });
     await expect(t.database.db.execute(sql`delete from indexes where id = ${refs.aIndex}`)).rejects.toThrow();
+    const before = await tablesFingerprint(t, ['indexes', 'index_knowledge_bases', 'rags', 'audit_log']);
+    const refused = await call('DELETE', `/v1/indexes/${refs.aIndex}`, who.alice);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      code: 'index/in-use',
+      message: 'RAGs use this index; point them at another index first.',
+    });
+    expect(await tablesFingerprint(t, ['indexes', 'index_knowledge_bases', 'rags', 'audit_log'])).toBe(
+      before,
+    );
     await t.database.db.execute(sql`delete from models where id = ${model.id}`);
     const [row] = await t.database.db.select().from(rags).where(eq(rags.id, rag.id));
     expect(row?.modelId).toBeNull();
