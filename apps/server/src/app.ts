@@ -47,6 +47,19 @@ import { registerPrincipal } from './plugins/principal';
 import { registerSafeUrl } from './plugins/safe-url';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
+
+/** The request-lifecycle hooks a route may list. */
+const ROUTE_HOOK_NAMES = [
+  'onRequest',
+  'preParsing',
+  'preValidation',
+  'preHandler',
+  'preSerialization',
+  'onSend',
+  'onResponse',
+  'onTimeout',
+  'onError',
+] as const;
 export function objectStoreOrigins(env: Env): string[] {
   if (!env.S3_BUCKET) return [];
   if (!env.S3_ENDPOINT) return [`https://${env.S3_BUCKET}.s3.${env.S3_REGION}.amazonaws.com`];
@@ -113,6 +126,14 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('shuttingDown', false);
+  // Plugins add their hooks to a route by pushing onto its hook array (the rate limiter does), and a module's
+  // routes share one guard array; so each route gets its own copy first, or every route's hooks would run on all.
+  app.addHook('onRoute', (route) => {
+    for (const name of ROUTE_HOOK_NAMES) {
+      const hooks: unknown = route[name];
+      if (Array.isArray(hooks)) Object.assign(route, { [name]: hooks.slice() as unknown[] });
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

@@ -118,6 +118,33 @@ describe('rate limits stored in the database', () => {
     ]);
   });
 
+  it('counts a request once when routes share one hook array, and keeps a route limit to its own route', async () => {
+    const database = await throwawayDatabase();
+    const limits = { RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW_MS: '600000' };
+    // Modules hand every route the same guard array; the limiter must not collect one hook per route in it.
+    const shared: Array<(request: unknown, reply: unknown, done: () => void) => void> = [
+      (_request, _reply, done) => done(),
+    ];
+    const { app } = await serverOn(database, limits, (server) => {
+      for (const name of ['a', 'b', 'c', 'd'])
+        server.get(`/v1/shared-${name}`, { onRequest: shared }, async () => ({}));
+      server.get(
+        '/v1/shared-limited',
+        { onRequest: shared, config: { rateLimit: { max: 1, timeWindow: 60_000 } } },
+        async () => ({}),
+      );
+    });
+    expect(shared).toHaveLength(1);
+    const remaining = async (url: string) =>
+      (await app.inject({ url, remoteAddress: CLIENT })).headers['x-ratelimit-remaining'];
+    expect(await remaining('/v1/shared-a')).toBe('99');
+    expect(await remaining('/v1/shared-d')).toBe('98');
+    // The route's own limit of 1 applies to it alone: the other routes still answer.
+    expect((await app.inject({ url: '/v1/shared-limited', remoteAddress: CLIENT })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/v1/shared-limited', remoteAddress: CLIENT })).statusCode).toBe(429);
+    expect((await app.inject({ url: '/v1/shared-b', remoteAddress: CLIENT })).statusCode).toBe(200);
+  });
+
   it('starts a new window once the old one ended, and sweeps ended windows away', async () => {
     const { db } = await throwawayDatabase();
     expect(await hitCounter(db, 'test', 'k', 60_000)).toMatchObject({ current: 1 });
