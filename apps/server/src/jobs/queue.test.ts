@@ -11,10 +11,10 @@ describe('job runner', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function startRunner() {
+  async function startRunner(pollingIntervalSeconds = 0.5) {
     const { database, drop } = await openTestDatabase();
     cleanups.push(drop);
-    const runner = await JobRunner.start(database, silent, { pollingIntervalSeconds: 0.5 });
+    const runner = await JobRunner.start(database, silent, { pollingIntervalSeconds });
     cleanups.push(() => runner.stop());
     return { database, runner };
   }
@@ -32,6 +32,21 @@ describe('job runner', () => {
     expect(seen).toEqual(['hello']);
     const failed = await runner.send('test-echo', { word: 'boom' });
     expect(await runner.waitFor('test-echo', failed)).toBe('failed');
+  });
+
+  it('starts a job this process queued without waiting for the next poll', async () => {
+    const { runner } = await startRunner(30);
+    const seen: string[] = [];
+    await runner.work<{ word: string }>('test-prompt', async ({ word }) => {
+      seen.push(word);
+    });
+    // The worker's first poll found the queue empty; the next one is 30 s away.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const startedAt = Date.now();
+    const id = await runner.send('test-prompt', { word: 'now' });
+    expect(await runner.waitFor('test-prompt', id, 10_000)).toBe('completed');
+    expect(seen).toEqual(['now']);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
 
   it('lets a running job finish when it stops', async () => {

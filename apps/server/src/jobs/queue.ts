@@ -18,6 +18,9 @@ const FINISHED = new Set(['completed', 'failed', 'cancelled']);
  * server process shares, so a scheduled job runs once per slot however many processes are up.
  */
 export class JobRunner {
+  /** This process's worker of each queue, woken at once when this process queues a job for it. */
+  private readonly workers = new Map<string, string>();
+
   private constructor(
     readonly boss: PgBoss,
     private readonly log: FastifyBaseLogger,
@@ -44,7 +47,7 @@ export class JobRunner {
   /** Creates the queue `name` and runs `handler` for each of its jobs; a throwing handler fails the job. */
   async work<T extends object>(name: string, handler: JobHandler<T>): Promise<void> {
     await this.boss.createQueue(name);
-    await this.boss.work<T>(
+    const workerId = await this.boss.work<T>(
       name,
       { pollingIntervalSeconds: this.options.pollingIntervalSeconds },
       async ([job]) => {
@@ -57,6 +60,7 @@ export class JobRunner {
         }
       },
     );
+    this.workers.set(name, workerId);
   }
 
   /** Runs the queue `name` on `cron` (UTC); the queue needs a worker (work()). */
@@ -67,6 +71,9 @@ export class JobRunner {
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string> {
     const id = await this.boss.send(name, data, options);
     if (!id) throw new Error(`job ${name} was not queued`);
+    // A job due now starts without waiting for the next poll when this process works its queue.
+    const worker = this.workers.get(name);
+    if (worker && !options.startAfter) this.boss.notifyWorker(worker);
     return id;
   }
 
