@@ -27,8 +27,8 @@ import { runIngestion } from './knowledge/ingestion';
  * tenant's. Another tenant's ids must be answered exactly like unknown ids (same status, code and message) and
  * change nothing; every refusal and every read leaves the Omni RAG tables and the audit log as they were.
  *
- * Adding the routes of a module (the /v1/indexes and /v1/rags routes, say) takes a few lines per route:
- *   1. Resources: a field for each kind of thing the routes name (e.g. `index: string`, `rag: string`); create it in
+ * Adding the routes of a module (a RAG's conversations, say) takes a few lines per route:
+ *   1. Resources: a field for each kind of thing the routes name (e.g. `conversation: string`); create it in
  *      seedTenant with the same content for every tenant, and give it a random id in unknownResources.
  *   2. TENANT_TABLES and FINGERPRINTED: the module's tables (ids must never cross tenants; a denied call changes
  *      none of them).
@@ -36,11 +36,16 @@ import { runIngestion } from './knowledge/ingestion';
  *      the body through `x` too: `{ index_id: x.index }` then checks that ids in bodies grant nothing), `own` and
  *      `foreign` give the statuses per principal, `shows` says what an allowed read must show, and `fresh` names
  *      the kind a call consumes (a delete), so it acts on a throwaway made just before (add the kind to makeFresh);
- *      `mixed` puts another tenant's child under the caller's own parent (e.g. a RAG's conversation).
+ *      `mixed` puts another tenant's child under the caller's own parent (e.g. a RAG's conversation), or another
+ *      tenant's id in the body of a call on the caller's own resource; it is answered like the same call with
+ *      unknown ids there (`mixedStatuses` when that is a 400, with the codes a 400 may carry in `refusals`).
+ *      `filter` marks ids that only filter a list (another tenant's list nothing), `streamed` a route that also
+ *      answers as Server-Sent Events (every call is made both ways).
  *   4. The statuses: the shared rows below (TENANT_READ and the like) hold for a route guarded by
  *      requireFeatureCaller(…, 'omnirag') whose service filters by the caller's tenant; write a row by hand when a
  *      route has another rule (as the model routes do).
- * GET rows are also run by the isolation test, with identical content in both tenants.
+ * GET rows are also run by the isolation test, with identical content in both tenants; searches and answers are
+ * checked there too, for every viewer.
  */
 
 const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags'];
