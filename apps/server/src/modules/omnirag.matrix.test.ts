@@ -27,8 +27,8 @@ import { runIngestion } from './knowledge/ingestion';
  * tenant's. Another tenant's ids must be answered exactly like unknown ids (same status, code and message) and
  * change nothing; every refusal and every read leaves the Omni RAG tables and the audit log as they were.
  *
- * Adding the routes of a module (the /v1/indexes and /v1/rags routes, say) takes a few lines per route:
- *   1. Resources: a field for each kind of thing the routes name (e.g. `index: string`, `rag: string`); create it in
+ * Adding the routes of a module (a RAG's conversations, say) takes a few lines per route:
+ *   1. Resources: a field for each kind of thing the routes name (e.g. `conversation: string`); create it in
  *      seedTenant with the same content for every tenant, and give it a random id in unknownResources.
  *   2. TENANT_TABLES and FINGERPRINTED: the module's tables (ids must never cross tenants; a denied call changes
  *      none of them).
@@ -36,11 +36,16 @@ import { runIngestion } from './knowledge/ingestion';
  *      the body through `x` too: `{ index_id: x.index }` then checks that ids in bodies grant nothing), `own` and
  *      `foreign` give the statuses per principal, `shows` says what an allowed read must show, and `fresh` names
  *      the kind a call consumes (a delete), so it acts on a throwaway made just before (add the kind to makeFresh);
- *      `mixed` puts another tenant's child under the caller's own parent (e.g. a RAG's conversation).
+ *      `mixed` puts another tenant's child under the caller's own parent (e.g. a RAG's conversation), or another
+ *      tenant's id in the body of a call on the caller's own resource; it is answered like the same call with
+ *      unknown ids there (`mixedStatuses` when that is a 400, with the codes a 400 may carry in `refusals`).
+ *      `filter` marks ids that only filter a list (another tenant's list nothing), `streamed` a route that also
+ *      answers as Server-Sent Events (every call is made both ways).
  *   4. The statuses: the shared rows below (TENANT_READ and the like) hold for a route guarded by
  *      requireFeatureCaller(…, 'omnirag') whose service filters by the caller's tenant; write a row by hand when a
  *      route has another rule (as the model routes do).
- * GET rows are also run by the isolation test, with identical content in both tenants.
+ * GET rows are also run by the isolation test, with identical content in both tenants; searches and answers are
+ * checked there too, for every viewer.
  */
 
 const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags'];
@@ -87,10 +92,14 @@ interface Resources {
   model: string;
   /** The chunk ids of `source`. */
   chunks: string[];
+  /** A keyword index over `kb`. */
+  index: string;
+  /** A RAG over `index` with `prompt`. */
+  rag: string;
 }
 
-type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model';
-type Target = 'own' | 'unknown' | 'foreign' | 'own parent, foreign child';
+type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag';
+type Target = 'own' | 'unknown' | 'foreign' | 'own parent, unknown child' | 'own parent, foreign child';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface RouteRow {
@@ -102,10 +111,18 @@ interface RouteRow {
   /** For an allowed read of own resources: the body shows them. */
   shows?: (body: unknown, x: Resources) => boolean;
   /**
-   * For a route naming a child under a parent: the caller's own parent with another tenant's child (answered like
-   * unknown ids, with the `foreign` statuses).
+   * For a route naming a child under a parent, or ids in its body: the caller's own parent (or path id) with
+   * another tenant's child (or body ids), answered exactly like the same call with unknown ids in their place.
    */
   mixed?: (own: Resources, foreign: Resources) => Resources;
+  /** The statuses of the `mixed` calls, when not the `foreign` ones (ids in a body answer 400, not 404). */
+  mixedStatuses?: string;
+  /** The codes a 400 of this row may carry (a refused id in the body names what it did not find). */
+  refusals?: string[];
+  /** The ids are filters of a list: another tenant's ids list nothing, like unknown ones. */
+  filter?: boolean;
+  /** The route also answers as Server-Sent Events with `stream: true`: every call is made both ways. */
+  streamed?: boolean;
   /** The call consumes what it acts on: it gets a throwaway of this kind, made just before. */
   fresh?: FreshKind;
   /** An allowed call that must change nothing (besides GET, which never may). */
@@ -127,6 +144,10 @@ const chatModel = (n: number, baseUrl: string, tenantIds: string[]) => ({
 });
 let modelServer: OpenAICompatibleServer;
 
+/** The index of a search or the RAG of an answer: the chunks must be the caller's own. */
+const ownHits = (hits: Array<{ id?: string; chunk_id?: string }>, x: Resources) =>
+  hits.length > 0 && hits.some((hit) => x.chunks.includes(hit.id ?? hit.chunk_id ?? ''));
+
 /** The caller's own knowledge base with another tenant's source. */
 const foreignSource = (own: Resources, foreign: Resources): Resources => ({
   ...own,
@@ -141,6 +162,13 @@ const TENANT_READ = /*  */ '200 200 200 200 403 200 401 401';
 const TENANT_MADE = /*  */ '201 201 201 201 403 201 401 401';
 const TENANT_GONE = /*  */ '204 204 204 204 403 204 401 401';
 const TENANT_MISS = /*  */ '404 404 404 404 403 404 401 401';
+/** Another tenant's (or an unknown) id in the body of an allowed caller. */
+const BODY_MISS = /*    */ '400 400 400 400 403 400 401 401';
+
+/** A question the chunks of the seeded text source answer (no Q&A pair matches it). */
+const CHUNK_QUESTION = 'Until when does the bakery sell sourdough?';
+/** The question of the seeded Q&A pair. */
+const QA_QUESTION = 'When does the bakery open?';
 
 /** One row per Omni RAG route of the server (method + path with parameters as :p). */
 const ROUTES: Record<string, RouteRow> = {
@@ -307,6 +335,127 @@ const ROUTES: Record<string, RouteRow> = {
     shows: (body, x) =>
       x.chunks.length > 0 && [...itemIds(body)].sort().join() === [...x.chunks].sort().join(),
   },
+  'POST /v1/knowledge/:p/sources/bulk': {
+    request: (x, n) => ({
+      url: `/v1/knowledge/${x.kb}/sources/bulk`,
+      payload: { sources: [{ type: 'text', title: `Bulk ${n}`, text: 'The shop opens at nine.' }] },
+    }),
+    own: TENANT_MADE,
+    foreign: TENANT_MISS,
+  },
+
+  // Indexes: every role of an omnirag tenant reads and writes its own, over its own knowledge bases only.
+  'GET /v1/indexes': {
+    request: () => ({ url: '/v1/indexes?page_size=100' }),
+    own: TENANT_READ,
+    shows: (body, x) => lists(body, x.index),
+  },
+  'POST /v1/indexes': {
+    request: (x, n) => ({
+      url: '/v1/indexes',
+      payload: { name: `Made ${n}`, knowledge_ids: [x.kb], mode: 'keyword' },
+    }),
+    own: TENANT_MADE,
+    foreign: BODY_MISS,
+    refusals: ['index/unknown-knowledge'],
+  },
+  'GET /v1/indexes/:p': {
+    request: (x) => ({ url: `/v1/indexes/${x.index}` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) => obj(body).id === x.index && (obj(body).knowledge_ids as string[]).join() === x.kb,
+  },
+  'PATCH /v1/indexes/:p': {
+    request: (x, n) => ({
+      url: `/v1/indexes/${x.index}`,
+      payload: { top_k: 5 + (n % 3), knowledge_ids: [x.kb] },
+    }),
+    // The caller's own index over another tenant's knowledge base.
+    mixed: (own, foreign) => ({ ...own, kb: foreign.kb }),
+    mixedStatuses: BODY_MISS,
+    refusals: ['index/unknown-knowledge'],
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+  'DELETE /v1/indexes/:p': {
+    request: (x) => ({ url: `/v1/indexes/${x.index}` }),
+    fresh: 'index',
+    own: TENANT_GONE,
+    foreign: TENANT_MISS,
+  },
+  'POST /v1/indexes/:p/search': {
+    request: (x) => ({ url: `/v1/indexes/${x.index}/search`, payload: { query: CHUNK_QUESTION } }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    pure: true,
+    shows: (body, x) => ownHits(obj(body).items as Array<{ id: string }>, x),
+  },
+
+  // RAGs: every role of an omnirag tenant reads, writes and asks its own, over its own index and prompt only.
+  'GET /v1/rags': {
+    request: (x) => ({ url: `/v1/rags?page_size=100&index_id=${x.index}&prompt_id=${x.prompt}` }),
+    own: TENANT_READ,
+    foreign: TENANT_READ,
+    filter: true,
+    shows: (body, x) =>
+      lists(body, x.rag) &&
+      (obj(body).items as Array<{ index_id: string; prompt_id: string }>).every(
+        (item) => item.index_id === x.index && item.prompt_id === x.prompt,
+      ),
+  },
+  'POST /v1/rags': {
+    request: (x, n) => ({
+      url: '/v1/rags',
+      payload: { name: `Made ${n}`, index_id: x.index, prompt_id: x.prompt, model_id: x.model },
+    }),
+    // The caller's own index with another tenant's prompt.
+    mixed: (own, foreign) => ({ ...own, prompt: foreign.prompt }),
+    mixedStatuses: BODY_MISS,
+    refusals: ['rag/unknown-index', 'rag/unknown-prompt'],
+    own: TENANT_MADE,
+    foreign: BODY_MISS,
+  },
+  'GET /v1/rags/:p': {
+    request: (x) => ({ url: `/v1/rags/${x.rag}` }),
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    shows: (body, x) =>
+      obj(body).id === x.rag && obj(body).index_id === x.index && obj(body).prompt_id === x.prompt,
+  },
+  'PATCH /v1/rags/:p': {
+    request: (x, n) => ({
+      url: `/v1/rags/${x.rag}`,
+      payload: {
+        fallback_text: `Ask us again ${n}.`,
+        index_id: x.index,
+        prompt_id: x.prompt,
+        model_id: x.model,
+      },
+    }),
+    // The caller's own RAG given a chat model offered to another tenant only.
+    mixed: (own, foreign) => ({ ...own, model: foreign.model }),
+    mixedStatuses: BODY_MISS,
+    refusals: ['rag/unknown-model'],
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+  },
+  'DELETE /v1/rags/:p': {
+    request: (x) => ({ url: `/v1/rags/${x.rag}` }),
+    fresh: 'rag',
+    own: TENANT_GONE,
+    foreign: TENANT_MISS,
+  },
+  'POST /v1/rags/:p/answer': {
+    request: (x) => ({ url: `/v1/rags/${x.rag}/answer`, payload: { question: CHUNK_QUESTION } }),
+    streamed: true,
+    own: TENANT_READ,
+    foreign: TENANT_MISS,
+    // Extractive until the PATCH row gives the RAG its chat model, whose test answer cites passage [1].
+    shows: (body, x) =>
+      ['extractive', 'model'].includes(String(obj(body).kind)) &&
+      ownHits(obj(body).sources as Array<{ chunk_id: string }>, x) &&
+      (obj(body).sources as Array<{ knowledge_id: string }>).every((source) => source.knowledge_id === x.kb),
+  },
 };
 
 /** Tables whose rows carry `id` and `tenant_id`: their ids must never reach another tenant. */
@@ -319,6 +468,8 @@ const TENANT_TABLES = [
   'prompt_versions',
   'models',
   'indexes',
+  'rags',
+  'rag_answers',
 ];
 /** Every table the Omni RAG routes write: equal digests mean nothing changed. */
 const FINGERPRINTED = [
@@ -327,13 +478,34 @@ const FINGERPRINTED = [
   'knowledge_base_stats',
   'model_shares',
   'index_knowledge_bases',
+  'chunk_embeddings',
   'audit_log',
 ];
 
 /** The code of each refusal status. */
 const CODE_OF: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
 
-const parse = (body: string): unknown => (body ? JSON.parse(body) : null);
+/** The events of a Server-Sent Events body, in order. */
+const eventsOf = (body: string) =>
+  body
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((line) => line.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? '';
+      return { event: field('event'), data: JSON.parse(field('data')) as unknown };
+    });
+
+/** A JSON body, or of an event stream the whole answer its one `sources` event carries. */
+const parse = (body: string): unknown =>
+  !body
+    ? null
+    : body.startsWith('event: ')
+      ? eventsOf(body).find((event) => event.event === 'sources')?.data
+      : JSON.parse(body);
 
 /** Every string anywhere in a JSON value. */
 function stringsIn(value: unknown, into: string[] = []): string[] {
@@ -386,7 +558,10 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     );
   }
 
-  /** The same knowledge (a text source and a Q&A pair) and the same prompt in a tenant, the text read into chunks. */
+  /**
+   * The same knowledge (a text source and a Q&A pair), prompt, keyword index over the knowledge base and RAG over
+   * the index with the prompt in a tenant, the text read into chunks.
+   */
   async function seedTenant(key: TenantKey): Promise<Resources> {
     const maker = makers[key];
     const kb = await made('POST', '/v1/knowledge', maker.knowledge, { name: 'Handbook', language: 'en' });
@@ -412,7 +587,26 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
         sql`select id::text as id from knowledge_chunks where tenant_id = ${tenant} and source_id = ${source.id}`,
       ),
     ).map((row) => row.id);
-    return { kb: kb.id, source: source.id, qa: qa.id, prompt: prompt.id, model: '', chunks };
+    const index = await made('POST', '/v1/indexes', maker.knowledge, {
+      name: 'Handbook index',
+      knowledge_ids: [kb.id],
+      mode: 'keyword',
+    });
+    const rag = await made('POST', '/v1/rags', maker.knowledge, {
+      name: 'Support RAG',
+      index_id: index.id,
+      prompt_id: prompt.id,
+    });
+    return {
+      kb: kb.id,
+      source: source.id,
+      qa: qa.id,
+      prompt: prompt.id,
+      model: '',
+      chunks,
+      index: index.id,
+      rag: rag.id,
+    };
   }
 
   /** A throwaway of `kind` in `key`'s tenant, for a call that consumes it. */
@@ -452,6 +646,25 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             await made('POST', '/v1/models', maker.models, chatModel(n, modelServer.baseUrl, maker.shareWith))
           ).id,
         };
+      case 'index':
+        // No RAG uses it, so that a delete may take it.
+        return {
+          ...x,
+          index: (
+            await made('POST', '/v1/indexes', maker.knowledge, {
+              name: `Throwaway ${n}`,
+              knowledge_ids: [x.kb],
+              mode: 'keyword',
+            })
+          ).id,
+        };
+      case 'rag':
+        return {
+          ...x,
+          rag: (
+            await made('POST', '/v1/rags', maker.knowledge, { name: `Throwaway ${n}`, index_id: x.index })
+          ).id,
+        };
     }
   }
 
@@ -462,6 +675,8 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     prompt: randomUUID(),
     model: randomUUID(),
     chunks: [],
+    index: randomUUID(),
+    rag: randomUUID(),
   });
 
   /** Ids of rows of other tenants, except the model offered to `key`: none of them may reach `key`'s callers. */
@@ -479,7 +694,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000' } });
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000', RAG_ANSWER_RATE_LIMIT: '100000' } });
     modelServer = await startOpenAICompatibleServer({ dimensions: 32 });
     const platform = await platformTenantId(t);
     Object.assign(tenantIds, { platform, A: 'rag-a', B: 'rag-b', P: 'rag-p', N: 'rag-n' });
@@ -621,7 +836,9 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             if (url === row.request(mine, 0).url) continue;
             const theirs = await call('GET', url, viewer.caller);
             const answer = parse(theirs.body);
-            if (theirs.statusCode < 400) problems.push(`${label} of ${other}: ${theirs.statusCode}`);
+            // A list filtered by another tenant's ids lists nothing; any other read of them is refused.
+            if (theirs.statusCode < 400 && !(row.filter && itemIds(answer).length === 0))
+              problems.push(`${label} of ${other}: ${theirs.statusCode}`);
             if (
               theirs.statusCode !== unknown.statusCode ||
               obj(answer).code !== obj(parse(unknown.body)).code
@@ -649,6 +866,101 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   );
 
   it(
+    "searches and answers from the caller's own knowledge only, in JSON and streamed, with identical content",
+    async () => {
+      const viewers: Array<{ name: string; caller: Caller; own: TenantKey }> = [
+        { name: 'A administrator', caller: callers['omnirag administrator'], own: 'A' },
+        { name: 'A user', caller: callers['omnirag user'], own: 'A' },
+        { name: 'A agent', caller: callers['omnirag agent'], own: 'A' },
+        { name: 'A API credential', caller: callers['omnirag API credential'], own: 'A' },
+        { name: 'B administrator', caller: bAdmin, own: 'B' },
+        { name: 'platform master', caller: callers['platform master'], own: 'platform' },
+      ];
+      const problems: string[] = [];
+      for (const viewer of viewers) {
+        const mine = resources[viewer.own];
+        const keptFrom = await idsKeptFrom(viewer.own);
+        // Every id of another tenant, anywhere in the raw text of the answer (event streams included).
+        const leaks = (label: string, raw: string) => {
+          const leaked = [...keptFrom].filter((id) => raw.includes(id));
+          if (leaked.length > 0)
+            problems.push(`${viewer.name} × ${label}: ids of others ${leaked.join(', ')}`);
+        };
+        for (const query of [CHUNK_QUESTION, QA_QUESTION]) {
+          const search = await call('POST', `/v1/indexes/${mine.index}/search`, viewer.caller, { query });
+          const hits = obj(parse(search.body)).items as Array<{
+            id: string;
+            source: { knowledge_id: string };
+          }>;
+          if (search.statusCode !== 200 || hits.length === 0)
+            problems.push(`${viewer.name} × search ${query}`);
+          else if (hits.some((hit) => hit.source.knowledge_id !== mine.kb))
+            problems.push(`${viewer.name} × search ${query}: not its knowledge base`);
+          leaks(`search ${query}`, search.body);
+        }
+        for (const stream of [false, true]) {
+          for (const [question, kind, shown] of [
+            [CHUNK_QUESTION, 'extractive', mine.chunks],
+            [QA_QUESTION, 'qa', [mine.qa]],
+          ] as const) {
+            const label = `answer ${question}${stream ? ' (stream)' : ''}`;
+            const response = await call('POST', `/v1/rags/${mine.rag}/answer`, viewer.caller, {
+              question,
+              stream,
+            });
+            const body = obj(parse(response.body));
+            const sources = (body.sources ?? []) as Array<{
+              chunk_id: string;
+              source_id: string;
+              knowledge_id: string;
+            }>;
+            if (response.statusCode !== 200 || body.kind !== kind || sources.length === 0)
+              problems.push(
+                `${viewer.name} × ${label}: ${response.statusCode} ${response.body.slice(0, 200)}`,
+              );
+            if (stream && !response.headers['content-type']?.toString().startsWith('text/event-stream'))
+              problems.push(`${viewer.name} × ${label}: not an event stream`);
+            for (const source of sources) {
+              const where = kind === 'qa' ? source.source_id : source.chunk_id;
+              if (source.knowledge_id !== mine.kb || !shown.includes(where))
+                problems.push(`${viewer.name} × ${label}: cites ${JSON.stringify(source)}`);
+            }
+            leaks(label, response.body);
+          }
+        }
+        // What was recorded of the answers names the tenant's own chunks only.
+        const recorded = rowsOf<{ chunks: string }>(
+          await t.database.db.execute(
+            sql`select chunks::text as chunks from rag_answers where tenant_id = ${tenantIds[viewer.own]}`,
+          ),
+        );
+        leaks('recorded answers', recorded.map((row) => row.chunks).join());
+      }
+      expect(problems).toEqual([]);
+    },
+    WALK_TIMEOUT_MS,
+  );
+
+  it('refuses to delete an index a RAG uses with 409 for every allowed caller, and changes nothing', async () => {
+    const before = await fingerprint();
+    for (const principal of PRINCIPALS) {
+      const expected = Number(TENANT_READ.split(' ')[PRINCIPALS.indexOf(principal)]);
+      const response = await call(
+        'DELETE',
+        `/v1/indexes/${resources[TARGETS[principal].own].index}`,
+        callers[principal],
+      );
+      expect(response.statusCode).toBe(expected === 200 ? 409 : expected);
+      if (expected === 200) expect(response.json()).toMatchObject({ code: 'index/in-use' });
+      // Another tenant's index in use answers like an unknown one.
+      const theirs = await call('DELETE', `/v1/indexes/${resources.B.index}`, callers[principal]);
+      const unknown = await call('DELETE', `/v1/indexes/${randomUUID()}`, callers[principal]);
+      expect(`${theirs.statusCode} ${theirs.body}`).toBe(`${unknown.statusCode} ${unknown.body}`);
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it(
     'answers every principal as written, foreign ids like unknown ones, and changes nothing it refuses',
     async () => {
       const wrong: string[] = [];
@@ -667,47 +979,52 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
           // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
           const targets: Array<[Target, string]> = [['own', row.own]];
           if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
-          if (row.foreign && row.mixed) targets.push(['own parent, foreign child', row.foreign]);
-          let unknownAnswer = '';
-          for (const [target, statuses] of targets) {
-            const expected = Number(statuses.split(' ')[column]);
-            const { own, foreign } = TARGETS[principal];
-            let x =
-              target === 'own'
-                ? resources[own]
-                : target === 'unknown'
-                  ? unknownResources()
-                  : resources[foreign];
-            if (row.fresh && target !== 'unknown') {
-              x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
-            }
-            if (target === 'own parent, foreign child') x = defined(row.mixed)(resources[own], x);
-            if (row.fresh) before = await fingerprint();
-            const { url, payload } = row.request(x, ++n);
-            const response = await call(route.method, url, caller, payload);
-            attempts += 1;
-            const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
-            const body = parse(response.body);
-            const after = await fingerprint();
-            if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
-            if (response.statusCode >= 400) {
-              if (after !== before) wrong.push(`${label}: refused but changed the database`);
-              const keys = Object.keys(obj(body)).sort().join();
-              if (keys !== 'code,message' || obj(body).code !== CODE_OF[response.statusCode]) {
-                wrong.push(`${label}: not a ${CODE_OF[response.statusCode] ?? 'known'} refusal`);
+          if (row.mixed) {
+            const statuses = row.mixedStatuses ?? row.foreign ?? row.own;
+            targets.push(['own parent, unknown child', statuses], ['own parent, foreign child', statuses]);
+          }
+          for (const streamed of row.streamed ? [false, true] : [false]) {
+            let unknownAnswer = '';
+            for (const [target, statuses] of targets) {
+              const expected = Number(statuses.split(' ')[column]);
+              const { own, foreign } = TARGETS[principal];
+              const unknown = target === 'unknown' || target === 'own parent, unknown child';
+              let x = target === 'own' ? resources[own] : unknown ? unknownResources() : resources[foreign];
+              if (row.fresh && !unknown) x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
+              if (target.startsWith('own parent')) x = defined(row.mixed)(resources[own], x);
+              if (row.fresh) before = await fingerprint();
+              const request = row.request(x, ++n);
+              const payload = streamed ? { ...obj(request.payload), stream: true } : request.payload;
+              const response = await call(route.method, request.url, caller, payload);
+              attempts += 1;
+              const label = `${principal} × ${target} × ${route.key}${streamed ? ' (stream)' : ''}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+              const body = parse(response.body);
+              const after = await fingerprint();
+              if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+              if (response.statusCode >= 400) {
+                if (after !== before) wrong.push(`${label}: refused but changed the database`);
+                const keys = Object.keys(obj(body)).sort().join();
+                const code = String(obj(body).code);
+                const known =
+                  response.statusCode === 400
+                    ? (row.refusals ?? []).includes(code)
+                    : code === CODE_OF[response.statusCode];
+                if (keys !== 'code,message' || !known) wrong.push(`${label}: not a known refusal`);
+              } else {
+                if ((route.method === 'GET' || row.pure) && after !== before)
+                  wrong.push(`${label}: a read wrote`);
+                if (target === 'own' && row.shows && !row.shows(body, x))
+                  wrong.push(`${label}: does not show it`);
+                if (row.filter && target !== 'own' && itemIds(body).length > 0)
+                  wrong.push(`${label}: lists by ids the caller does not own`);
               }
-            } else {
-              if ((route.method === 'GET' || row.pure) && after !== before)
-                wrong.push(`${label}: a read wrote`);
-              if (target === 'own' && row.shows && !row.shows(body, x))
-                wrong.push(`${label}: does not show it`);
+              const answer = `${response.statusCode} ${mask(response.body, x)}`;
+              if (unknown) unknownAnswer = answer;
+              else if (target !== 'own' && answer !== unknownAnswer) {
+                wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
+              }
+              before = after;
             }
-            const answer = `${response.statusCode} ${mask(response.body, x)}`;
-            if (target === 'unknown') unknownAnswer = answer;
-            else if (target !== 'own' && answer !== unknownAnswer) {
-              wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
-            }
-            before = after;
           }
         }
       }
