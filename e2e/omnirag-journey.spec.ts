@@ -178,7 +178,13 @@ async function createRagAndAsk(
   await expect(page.getByText('The RAG was saved.')).toBeVisible();
   await expect(page.getByText(`Model: ${names.model}`)).toBeVisible();
 
+  const streamed = page.waitForResponse((response) =>
+    /\/v1\/rags\/[0-9a-f-]{36}\/answer$/.test(response.url()),
+  );
   const answered = await ask(page);
+  // The console asked for the answer as a stream and received Server-Sent Events (a streamed fetch body is not
+  // kept by the browser, so its events are not read back here).
+  expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
   await expect(answered.getByText('Model', { exact: true })).toBeVisible();
   await expect(answered).toContainText('The ferry leaves at noon [1].');
   await expect(answered.getByRole('link', { name: 'Source 1' })).toBeVisible();
