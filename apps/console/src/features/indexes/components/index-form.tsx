@@ -1,8 +1,6 @@
 import {
   Anchor,
-  Button,
   Card,
-  Group,
   MultiSelect,
   NumberInput,
   Radio,
@@ -22,7 +20,6 @@ import {
   INDEX_TOP_K_MAX,
   isErrorCode,
 } from '@omnibot/contracts';
-import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { notifyError } from '../../../components/ui/notify';
@@ -35,6 +32,7 @@ import {
   MODE_LABEL,
   THRESHOLD_SCALE,
 } from '../utils/index-values';
+import { FormActions } from '../../../components/forms/form-actions';
 
 type FormErrors = Partial<Record<keyof IndexFormValues, string>>;
 
@@ -217,16 +215,7 @@ export function IndexForm({
               {...form.getInputProps('score_threshold')}
             />
           </SimpleGrid>
-          <Group justify="flex-end" gap="sm">
-            {actions}
-            <Button
-              type="submit"
-              loading={isSaving}
-              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-            >
-              {submitLabel}
-            </Button>
-          </Group>
+          <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
         </Stack>
       </Card>
     </form>

@@ -1,4 +1,4 @@
-import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Card, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type CreateKnowledgeBody,
@@ -6,9 +6,9 @@ import {
   DEFAULT_CHUNKING,
   KNOWLEDGE_NAME_MAX,
 } from '@omnibot/contracts';
-import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { KNOWLEDGE_LANGUAGES, knowledgeBodyOf, type KnowledgeFormValues } from '../utils/knowledge-values';
+import { FormActions } from '../../../components/forms/form-actions';
 
 const FIELD_OF: Record<string, keyof KnowledgeFormValues> = {
   name: 'name',
@@ -89,16 +89,7 @@ export function KnowledgeForm({
               {...form.getInputProps('overlap_percent')}
             />
           </SimpleGrid>
-          <Group justify="flex-end" gap="sm">
-            {actions}
-            <Button
-              type="submit"
-              loading={isSaving}
-              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-            >
-              {submitLabel}
-            </Button>
-          </Group>
+          <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
         </Stack>
       </Card>
     </form>

@@ -1,4 +1,4 @@
-import { Button, Card, Grid, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Card, Grid, Stack, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import {
   CreatePromptBodySchema,
@@ -6,10 +6,10 @@ import {
   PROMPT_NAME_MAX,
   promptTemplateProblems,
 } from '@omnibot/contracts';
-import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { PromptPreview } from './prompt-preview';
 import { TemplateEditor } from './template-editor';
+import { FormActions } from '../../../components/forms/form-actions';
 
 export interface PromptFormValues {
   name: string;
@@ -73,16 +73,7 @@ export function PromptForm({ initialValues, submitLabel, isSaving, onSubmit, act
                 onBlur={() => form.validateField('template')}
                 error={templateError}
               />
-              <Group justify="flex-end" gap="sm">
-                {actions}
-                <Button
-                  type="submit"
-                  loading={isSaving}
-                  leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-                >
-                  {submitLabel}
-                </Button>
-              </Group>
+              <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
             </Stack>
           </Card>
         </Grid.Col>

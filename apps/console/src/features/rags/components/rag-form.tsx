@@ -1,9 +1,7 @@
 import {
   Alert,
   Anchor,
-  Button,
   Card,
-  Group,
   NumberInput,
   Select,
   SimpleGrid,
@@ -22,7 +20,7 @@ import {
   RAG_NAME_MAX,
   type Rag,
 } from '@omnibot/contracts';
-import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { notifyError } from '../../../components/ui/notify';
@@ -30,6 +28,7 @@ import { errorCode } from '../../../lib/error-message';
 import { useChatModelOptions, useIndexOptions, usePromptOptions } from '../api/rags-api';
 import { ragPaths } from '../utils/rag-paths';
 import { FIELD_OF_ERROR, languageOptions, ragBodyOf, type RagFormValues } from '../utils/rag-values';
+import { FormActions } from '../../../components/forms/form-actions';
 
 /** The options of a select, with the stored choice kept even when the list no longer offers it. */
 function withCurrent(options: { value: string; label: string }[], id: string | null, name: string | null) {
@@ -206,16 +205,7 @@ export function RagForm({
               {...form.getInputProps('language')}
             />
           </SimpleGrid>
-          <Group justify="flex-end" gap="sm">
-            {actions}
-            <Button
-              type="submit"
-              loading={isSaving}
-              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-            >
-              {submitLabel}
-            </Button>
-          </Group>
+          <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
         </Stack>
       </Card>
     </form>
