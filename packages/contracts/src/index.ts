@@ -11,3 +11,5 @@ export * from './knowledge';
 export * from './indexes';
 export * from './rags';
 export * from './qa-csv';
+export * from './masks';
+export * from './widget-config';
