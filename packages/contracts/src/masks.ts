@@ -5,9 +5,14 @@ export const MASK_PATTERN_NAME_MAX = 40;
 export const MASK_PATTERN_MAX = 200;
 export const MASK_PATTERNS_MAX = 20;
 export const MASK_CHARACTER_DEFAULT = '*';
+/** Quantifiers repeating more than this count as unbounded. */
+export const MASK_REPEAT_MAX = 20;
+/** More unbounded quantifiers than this make matching polynomial of too high a degree on a long message. */
+export const MASK_UNBOUNDED_QUANTIFIERS_MAX = 2;
+const COMPILED_CACHE_MAX = 500;
 
 /** A four-digit PIN standing alone: not part of a longer number, a date, a phone number or a decimal. */
-export const PIN_PATTERN = String.raw`(?<![\d\-/.:,])\d{4}(?![\d\-/:]|[.,]\d)`;
+export const PIN_PATTERN = String.raw`(?<![\d\-/.,])\d{4}(?![\d\-/]|[.,:]\d)`;
 /** A social security number: 3-2-4 digits with optional hyphens, not part of a longer number. */
 export const SSN_PATTERN = String.raw`(?<![\d\-])\d{3}-?\d{2}-?\d{4}(?![\d\-])`;
 
@@ -39,12 +44,22 @@ function repeatingQuantifierAt(rest: string): boolean {
   return match[4] === '' || Number(match[4]) > 1;
 }
 
+/** Whether the quantifier at the start of `rest` is unbounded or allows more than MASK_REPEAT_MAX repeats. */
+function longQuantifierAt(rest: string): boolean {
+  const match = QUANTIFIER.exec(rest);
+  if (match === null) return false;
+  if (match[1] !== undefined) return match[1] !== '?';
+  if (match[2] !== undefined) return Number(match[2]) > MASK_REPEAT_MAX;
+  return match[4] === '' || Number(match[4]) > MASK_REPEAT_MAX;
+}
+
 const GROUP_PREFIX = /^\((?:\?(?::|=|!|<=|<!|<[A-Za-z_][A-Za-z0-9_]*>))?/;
 
 /**
  * Why a regular expression is unsafe to run on visitor text, or null when it is safe: too long, does not compile,
- * matches the empty string, uses back-references, or repeats a group that itself repeats or alternates (the shapes
- * behind catastrophic backtracking, such as `(a+)+`, `(a*)*` or `(a|aa)+`).
+ * matches the empty string, uses back-references, repeats a group that itself repeats or alternates (the shapes
+ * behind catastrophic backtracking, such as `(a+)+`, `(a*)*` or `(a|aa)+`), or chains more than
+ * MASK_UNBOUNDED_QUANTIFIERS_MAX unbounded quantifiers (such as `\d+\d+\d+x`, polynomial on long text).
  */
 export function regexSafetyProblem(source: string): string | null {
   if (source.length === 0) return 'The pattern is empty.';
@@ -60,6 +75,7 @@ export function regexSafetyProblem(source: string): string | null {
 
   // For each open group: whether it holds a repeating quantifier or an alternation.
   const groups: { repeats: boolean; alternates: boolean }[] = [];
+  let unbounded = 0;
   let index = 0;
   while (index < source.length) {
     const char = source[index];
@@ -104,6 +120,10 @@ export function regexSafetyProblem(source: string): string | null {
       continue;
     }
     if (current !== undefined && variableQuantifierAt(source.slice(index))) current.repeats = true;
+    if (longQuantifierAt(source.slice(index))) unbounded += 1;
+    if (unbounded > MASK_UNBOUNDED_QUANTIFIERS_MAX) {
+      return `At most ${MASK_UNBOUNDED_QUANTIFIERS_MAX} unbounded quantifiers (+, *, {n,} or more than ${MASK_REPEAT_MAX} repeats) are allowed.`;
+    }
     index += 1;
   }
   return null;
@@ -128,6 +148,7 @@ function compileMaskPattern(source: string): RegExp | null {
   if (cached !== undefined) return cached;
   if (regexSafetyProblem(source) !== null) return null;
   const compiled = new RegExp(source, MASK_FLAGS);
+  if (compiledPatterns.size >= COMPILED_CACHE_MAX) compiledPatterns.clear();
   compiledPatterns.set(source, compiled);
   return compiled;
 }
