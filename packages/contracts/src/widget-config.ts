@@ -50,8 +50,6 @@ export const NAMED_COLOURS = [
 /** The prefix of a secret shown masked to the console; a value sent back with it means "keep the stored one". */
 export const SECRET_MASK_PREFIX = '****';
 
-// ---- field builders
-
 const text = (max: number, label: string) => safeString().max(max, `${label} has at most ${max} characters.`);
 
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -136,8 +134,6 @@ const secret = (label: string) => {
   secretFields.add(schema, { secret: true });
   return schema;
 };
-
-// ---- groups
 
 export const WidgetIdentitySchema = z.object({
   name: text(WIDGET_NAME_MAX, 'The name').trim().min(1, 'The name is required.').default('Omnibot'),
@@ -435,8 +431,6 @@ export const WidgetConfigSchema = z.object({
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
 export type WidgetConfigInput = z.input<typeof WidgetConfigSchema>;
 
-// ---- secrets
-
 /** Paths (dot-separated) of every field registered in `secretFields` inside `schema`. */
 export function secretPathsOf(schema: z.ZodType, prefix = ''): string[] {
   if (secretFields.has(schema)) return [prefix];
@@ -508,8 +502,6 @@ export function mergeWidgetConfigSecrets(incoming: WidgetConfig, stored: WidgetC
     isMaskedSecret(value) ? secretAt(stored, path) : value,
   );
 }
-
-// ---- the public projection served to the widget
 
 /**
  * Only what the browser widget needs, listed field by field. Parsing through it keeps the listed fields and drops
