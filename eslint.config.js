@@ -123,6 +123,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/widget/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
     files: ['apps/console/src/**/*.{ts,tsx}'],
     plugins: { omnibot: { rules: { 'import-zones': importZones } } },
     rules: { 'omnibot/import-zones': 'error' },
@@ -130,6 +136,8 @@ export default tseslint.config(
   {
     // Browser apps talk to the server over HTTP only: no server, database or Node packages in their bundles.
     files: ['apps/console/src/**/*.{ts,tsx}', 'apps/widget/src/**/*.{ts,tsx}'],
+    // The widget's test server runs in Node beside the tests, never in a bundle.
+    ignores: ['apps/widget/src/test/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,0 +1,3 @@
+import { startLoader } from './loader/start';
+
+void startLoader(document.currentScript);

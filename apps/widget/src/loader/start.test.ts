@@ -1,0 +1,205 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PROTOCOL_SOURCE } from '../protocol';
+import { startConfigServer, type ConfigServer } from '../test/config-server';
+import { startLoader, type OmnibotApi } from './start';
+
+type HostWindow = Window & { Omnibot?: OmnibotApi };
+const host = window as HostWindow;
+
+let server: ConfigServer;
+
+beforeAll(async () => {
+  server = await startConfigServer({
+    plain: {},
+    styled: {
+      launcher: {
+        position: 'left',
+        positionPct: 5,
+        borderRadius: 10,
+        launcherIcon: { url: 'https://cdn.example.com/icon.png', width: 64, height: 48 },
+        background: '#ff0000',
+        infoText: 'Ask me about orders',
+        openText: 'Hide chat',
+        closeText: 'Chat with us',
+      },
+    },
+    hidden: { launcher: { enableLauncher: false } },
+    sized: { window: { width: 500, height: 600 } },
+  });
+});
+
+afterAll(() => server.close());
+
+afterEach(() => {
+  document.body.replaceChildren();
+  delete host.Omnibot;
+  Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1280 });
+});
+
+async function load(bot: string) {
+  const script = document.createElement('script');
+  script.setAttribute('src', `${server.origin}/widget.js`);
+  script.setAttribute('data-bot', bot);
+  await startLoader(script, host);
+  const root = document.querySelector(`[data-omnibot="${bot}"]`)?.shadowRoot;
+  if (!root) throw new Error('The loader drew no shadow root.');
+  const part = <T extends Element>(selector: string) => root.querySelector<T>(selector);
+  return {
+    root,
+    launcher: () => part<HTMLDivElement>('.l'),
+    button: () => part<HTMLButtonElement>('.b'),
+    info: () => part<HTMLParagraphElement>('.i'),
+    frame: () => document.querySelector<HTMLIFrameElement>(`[data-omnibot-frame="${bot}"]`),
+  };
+}
+
+function api(): OmnibotApi {
+  if (host.Omnibot === undefined) throw new Error('window.Omnibot is not installed.');
+  return host.Omnibot;
+}
+
+function fromFrame(frame: HTMLIFrameElement, data: unknown, origin = server.origin) {
+  window.dispatchEvent(new MessageEvent('message', { data, origin, source: frame.contentWindow }));
+}
+
+describe('the loader', () => {
+  it("fetches the bot's public configuration from the script's own origin", async () => {
+    await load('plain');
+    expect(server.requests).toContain('GET /v1/widget/plain/config');
+  });
+
+  it('draws the launcher in a shadow root with the configured position, size, shape, image and texts', async () => {
+    const widget = await load('styled');
+    const launcher = widget.launcher();
+    const button = widget.button();
+    expect(launcher?.hidden).toBe(false);
+    expect(launcher?.style.left).toBe('5%');
+    expect(launcher?.style.bottom).toBe('5%');
+    expect(launcher?.style.right).toBe('');
+    expect(button?.style.width).toBe('64px');
+    expect(button?.style.height).toBe('48px');
+    expect(button?.style.borderRadius).toBe('10%');
+    expect(button?.querySelector('img')?.getAttribute('src')).toBe('https://cdn.example.com/icon.png');
+    expect(widget.info()?.textContent).toBe('Ask me about orders');
+    expect(button?.getAttribute('aria-label')).toBe('Chat with us');
+    expect(button?.getAttribute('aria-expanded')).toBe('false');
+    expect(document.body.querySelector('button')).toBeNull();
+  });
+
+  it('defaults to the right side with the built-in icon, and opens and closes the chat on click', async () => {
+    const widget = await load('plain');
+    expect(widget.launcher()?.style.right).toBe('2%');
+    expect(widget.button()?.querySelector('svg')).not.toBeNull();
+    expect(widget.frame()).toBeNull();
+    widget.button()?.click();
+    const frame = widget.frame();
+    expect(frame?.getAttribute('src')).toBe(
+      `${server.origin}/widget/?bot=plain&host=${encodeURIComponent(window.location.origin)}`,
+    );
+    expect(frame?.style.display).toBe('block');
+    expect(widget.info()?.hidden).toBe(true);
+    expect(widget.button()?.getAttribute('aria-label')).toBe('Close');
+    widget.button()?.click();
+    expect(frame?.style.display).toBe('none');
+    expect(widget.button()?.getAttribute('aria-label')).toBe('Virtual Assistant');
+  });
+
+  it('hides the launcher when enableLauncher is false, while the API still opens the chat', async () => {
+    const widget = await load('hidden');
+    expect(widget.launcher()?.hidden).toBe(true);
+    api()('open');
+    expect(widget.frame()?.style.display).toBe('block');
+  });
+
+  it('runs the calls queued by the snippet stub, in order, once the configuration is loaded', async () => {
+    const opened = vi.fn();
+    const stub: OmnibotApi = (...args: unknown[]) => {
+      (stub.q ??= []).push(args);
+    };
+    host.Omnibot = stub;
+    stub('on', 'open', opened);
+    stub('open');
+    const widget = await load('plain');
+    expect(opened).toHaveBeenCalledTimes(1);
+    expect(widget.frame()?.style.display).toBe('block');
+    api()('close');
+    expect(widget.frame()?.style.display).toBe('none');
+    api()('toggle');
+    expect(widget.frame()?.style.display).toBe('block');
+    expect(opened).toHaveBeenCalledTimes(2);
+  });
+
+  it('opens the chat at 450 x 750 px and full screen under 768 px wide', async () => {
+    const widget = await load('plain');
+    api()('open');
+    const frame = widget.frame();
+    expect(frame?.style.width).toBe('450px');
+    expect(frame?.style.height).toBe('750px');
+    expect(frame?.hasAttribute('data-full')).toBe(false);
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 767 });
+    window.dispatchEvent(new Event('resize'));
+    expect(frame?.style.width).toBe('100%');
+    expect(frame?.style.height).toBe('100%');
+    expect(frame?.hasAttribute('data-full')).toBe(true);
+  });
+
+  it('uses the configured window size', async () => {
+    const widget = await load('sized');
+    api()('open');
+    expect(widget.frame()?.style.width).toBe('500px');
+    expect(widget.frame()?.style.height).toBe('600px');
+  });
+
+  it('ignores messages from another origin and takes valid ones from the chat frame', async () => {
+    const widget = await load('plain');
+    const received = vi.fn();
+    const closed = vi.fn();
+    api()('on', 'message', received);
+    api()('on', 'close', closed);
+    api()('open');
+    const frame = widget.frame();
+    if (!frame) throw new Error('no frame');
+    const message = { source: PROTOCOL_SOURCE, type: 'message', role: 'bot', text: 'Hello' };
+    fromFrame(frame, message, 'https://evil.example');
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'close' }, 'https://evil.example');
+    window.dispatchEvent(
+      new MessageEvent('message', { data: message, origin: server.origin, source: window }),
+    );
+    expect(received).not.toHaveBeenCalled();
+    expect(closed).not.toHaveBeenCalled();
+    expect(frame.style.display).toBe('block');
+    fromFrame(frame, { ...message, extra: 1 });
+    expect(received).not.toHaveBeenCalled();
+    fromFrame(frame, message);
+    expect(received).toHaveBeenCalledWith({ role: 'bot', text: 'Hello' });
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'close' });
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(frame.style.display).toBe('none');
+  });
+
+  it('holds send and setLanguage until the frame is ready, then posts them to the server origin only', async () => {
+    const widget = await load('plain');
+    api()('send', 'Where is my order?');
+    api()('setLanguage', 'fr');
+    const frame = widget.frame();
+    const target = frame?.contentWindow;
+    if (!frame || !target) throw new Error('no frame window');
+    const posted = vi.spyOn(target, 'postMessage');
+    expect(posted).not.toHaveBeenCalled();
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'ready' });
+    expect(posted.mock.calls).toEqual([
+      [{ source: PROTOCOL_SOURCE, type: 'opened' }, server.origin],
+      [{ source: PROTOCOL_SOURCE, type: 'send', text: 'Where is my order?' }, server.origin],
+      [{ source: PROTOCOL_SOURCE, type: 'setLanguage', language: 'fr' }, server.origin],
+    ]);
+  });
+
+  it('draws nothing for an unknown bot or a script without data-bot', async () => {
+    await expect(load('unknown')).rejects.toThrow('no shadow root');
+    delete host.Omnibot;
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js`);
+    await startLoader(script, host);
+    expect(host.Omnibot).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import type { PublicWidgetConfig } from '@omnibot/contracts';
+
+/** Every message between the loader and the chat iframe carries this marker; anything without it is ignored. */
+export const PROTOCOL_SOURCE = 'omnibot-widget';
+
+/** The longest text a visitor may send; the server refuses longer texts too. */
+export const MESSAGE_TEXT_MAX = 4000;
+
+/** The longest message text the iframe reports to the host page (bot answers may exceed a visitor's limit). */
+export const EVENT_TEXT_MAX = 20_000;
+
+const LANGUAGE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
+
+export type LanguageCode = PublicWidgetConfig['language']['default_language'];
+
+/** What the loader (host page) tells the chat iframe. */
+export type HostToFrameMessage =
+  | { source: typeof PROTOCOL_SOURCE; type: 'send'; text: string }
+  | { source: typeof PROTOCOL_SOURCE; type: 'setLanguage'; language: LanguageCode }
+  | { source: typeof PROTOCOL_SOURCE; type: 'opened' };
+
+export type ChatRole = 'user' | 'bot';
+
+/** What the chat iframe tells the loader (host page). */
+export type FrameToHostMessage =
+  | { source: typeof PROTOCOL_SOURCE; type: 'ready' }
+  | { source: typeof PROTOCOL_SOURCE; type: 'close' }
+  | { source: typeof PROTOCOL_SOURCE; type: 'message'; role: ChatRole; text: string }
+  | { source: typeof PROTOCOL_SOURCE; type: 'handover' };
+
+type Fields = Record<string, unknown>;
+
+function envelope(data: unknown): Fields | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const fields = data as Fields;
+  return fields.source === PROTOCOL_SOURCE && typeof fields.type === 'string' ? fields : null;
+}
+
+function hasOnlyKeys(fields: Fields, keys: string[]): boolean {
+  return Object.keys(fields).every((key) => key === 'source' || key === 'type' || keys.includes(key));
+}
+
+const isText = (value: unknown, max = MESSAGE_TEXT_MAX): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= max;
+
+/** The message the iframe received from the host page, or null when it is not exactly one of ours. */
+export function parseHostMessage(data: unknown): HostToFrameMessage | null {
+  const fields = envelope(data);
+  if (fields === null) return null;
+  switch (fields.type) {
+    case 'send':
+      return hasOnlyKeys(fields, ['text']) && isText(fields.text)
+        ? { source: PROTOCOL_SOURCE, type: 'send', text: fields.text }
+        : null;
+    case 'setLanguage':
+      return hasOnlyKeys(fields, ['language']) &&
+        typeof fields.language === 'string' &&
+        fields.language.length <= 35 &&
+        LANGUAGE.test(fields.language)
+        ? { source: PROTOCOL_SOURCE, type: 'setLanguage', language: fields.language }
+        : null;
+    case 'opened':
+      return hasOnlyKeys(fields, []) ? { source: PROTOCOL_SOURCE, type: 'opened' } : null;
+    default:
+      return null;
+  }
+}
+
+/** The message the host page received from the iframe, or null when it is not exactly one of ours. */
+export function parseFrameMessage(data: unknown): FrameToHostMessage | null {
+  const fields = envelope(data);
+  if (fields === null) return null;
+  switch (fields.type) {
+    case 'ready':
+    case 'close':
+    case 'handover':
+      return hasOnlyKeys(fields, []) ? { source: PROTOCOL_SOURCE, type: fields.type } : null;
+    case 'message':
+      return hasOnlyKeys(fields, ['role', 'text']) &&
+        (fields.role === 'user' || fields.role === 'bot') &&
+        isText(fields.text, EVENT_TEXT_MAX)
+        ? { source: PROTOCOL_SOURCE, type: 'message', role: fields.role, text: fields.text }
+        : null;
+    default:
+      return null;
+  }
+}
