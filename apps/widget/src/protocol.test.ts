@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EVENT_TEXT_MAX,
+  MESSAGE_TEXT_MAX,
+  PROTOCOL_SOURCE,
+  parseFrameMessage,
+  parseHostMessage,
+} from './protocol';
+
+const source = PROTOCOL_SOURCE;
+
+describe('messages from the chat frame', () => {
+  it.each([
+    { source, type: 'ready' },
+    { source, type: 'close' },
+    { source, type: 'handover' },
+    { source, type: 'message', role: 'user', text: 'Hi' },
+    { source, type: 'message', role: 'bot', text: 'x'.repeat(EVENT_TEXT_MAX) },
+  ])('accepts %j', (data) => {
+    expect(parseFrameMessage(data)).toEqual(data);
+  });
+
+  it.each([
+    null,
+    undefined,
+    'close',
+    42,
+    [source, 'close'],
+    { type: 'close' },
+    { source: 'someone-else', type: 'close' },
+    { source, type: 'CLOSE' },
+    { source, type: 'send', text: 'Hi' },
+    { source, type: 'close', extra: true },
+    { source, type: 'message', role: 'admin', text: 'Hi' },
+    { source, type: 'message', role: 'bot' },
+    { source, type: 'message', role: 'bot', text: '' },
+    { source, type: 'message', role: 'bot', text: 7 },
+    { source, type: 'message', role: 'bot', text: 'x'.repeat(EVENT_TEXT_MAX + 1) },
+    { source, type: 'message', role: 'bot', text: 'Hi', html: '<img src=x onerror=alert(1)>' },
+  ])('refuses %j', (data) => {
+    expect(parseFrameMessage(data)).toBeNull();
+  });
+});
+
+describe('messages from the host page', () => {
+  it.each([
+    { source, type: 'opened' },
+    { source, type: 'send', text: 'Where is my order?' },
+    { source, type: 'send', text: 'x'.repeat(MESSAGE_TEXT_MAX) },
+    { source, type: 'setLanguage', language: 'pt-BR' },
+  ])('accepts %j', (data) => {
+    expect(parseHostMessage(data)).toEqual(data);
+  });
+
+  it.each([
+    null,
+    { source, type: 'ready' },
+    { source, type: 'send' },
+    { source, type: 'send', text: '' },
+    { source, type: 'send', text: 'x'.repeat(MESSAGE_TEXT_MAX + 1) },
+    { source, type: 'send', text: ['Hi'] },
+    { source, type: 'send', text: 'Hi', botId: 'other' },
+    { source, type: 'setLanguage', language: 'English' },
+    { source, type: 'setLanguage', language: 'en;<script>' },
+    { source, type: 'setLanguage', language: 3 },
+    { source, type: 'opened', token: 'abc' },
+    { source: 'omnibot', type: 'send', text: 'Hi' },
+  ])('refuses %j', (data) => {
+    expect(parseHostMessage(data)).toBeNull();
+  });
+});
