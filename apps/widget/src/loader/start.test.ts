@@ -202,4 +202,12 @@ describe('the loader', () => {
     await startLoader(script, host);
     expect(host.Omnibot).toBeUndefined();
   });
+
+  it('draws nothing and throws nothing when the server cannot be reached', async () => {
+    const script = document.createElement('script');
+    script.setAttribute('src', 'http://127.0.0.1:9/widget.js');
+    script.setAttribute('data-bot', 'plain');
+    await expect(startLoader(script, host)).resolves.toBeUndefined();
+    expect(document.querySelector('[data-omnibot]')).toBeNull();
+  });
 });

@@ -63,9 +63,12 @@ export async function startLoader(script: Element | null, win: HostWindow = wind
   };
   win.Omnibot = api;
 
-  const response = await fetch(`${origin}/v1/widget/${encodeURIComponent(botId)}/config`);
-  if (!response.ok) return;
-  const loaded = (await response.json()) as PublicWidgetConfig;
+  // An unknown or disabled bot, or an unreachable server, leaves the page as it was: no launcher, no error.
+  const loaded = await fetch(`${origin}/v1/widget/${encodeURIComponent(botId)}/config`).then(
+    (response) => (response.ok ? (response.json() as Promise<PublicWidgetConfig>) : null),
+    () => null,
+  );
+  if (loaded === null) return;
 
   const host = doc.createElement('div');
   host.setAttribute('data-omnibot', botId);
