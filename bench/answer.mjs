@@ -33,8 +33,12 @@ const QUERIES = Number(arg('queries', '1000'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONCURRENCY = arg('concurrency', '8,32').split(',').map(Number);
 const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
+// Writes a V8 CPU profile of every server process to this folder (open it in Chrome DevTools).
+const PROFILE_DIR = arg('profile', null);
 const WARM_UP = 300;
 const WORDS_PER_CHUNK = 100;
+// The chunker closes a chunk at a sentence end before the target, so chunks average about 75 words.
+const WORDS_GENERATED_PER_CHUNK = 75;
 const CHUNKS_PER_SOURCE = 50;
 const TOP_K = 5;
 const ADMIN_EMAIL = 'bench@example.com';
@@ -49,8 +53,8 @@ const pad = (value, width) => String(value).padStart(width);
 function corpus() {
   const writer = textWriter(20261123);
   const sources = [];
-  const words = CHUNKS * WORDS_PER_CHUNK;
-  const perSource = CHUNKS_PER_SOURCE * WORDS_PER_CHUNK;
+  const words = CHUNKS * WORDS_GENERATED_PER_CHUNK;
+  const perSource = CHUNKS_PER_SOURCE * WORDS_GENERATED_PER_CHUNK;
   for (let done = 0, n = 1; done < words; n++) {
     const paragraphs = [];
     let left = Math.min(perSource, words - done);
@@ -119,7 +123,8 @@ async function startServer(dataDir, databaseUrl) {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const log = [];
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'apps/server/dist/main.js')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -289,12 +294,24 @@ async function apiRuns(url, headers, ragId, questions) {
     });
     const body = await response.json();
     if (response.status !== 200) throw new Error(`answer: ${response.status} ${JSON.stringify(body)}`);
+    timings.push(body.timings);
     return body.kind;
   };
+  let timings = [];
   await drive(questions.slice(0, WARM_UP), 8, answerOne);
   const runs = new Map();
-  for (const concurrency of CONCURRENCY)
-    runs.set(concurrency, await drive(questions, concurrency, answerOne));
+  for (const concurrency of CONCURRENCY) {
+    timings = [];
+    const run = await drive(questions, concurrency, answerOne);
+    // The answer's own stage timings, as the server measured them (retrieval, answer making, both).
+    const mean = (key) => timings.reduce((sum, t) => sum + t[key], 0) / timings.length;
+    runs.set(concurrency, {
+      ...run,
+      retrieveMs: mean('retrieve_ms'),
+      generateMs: mean('generate_ms'),
+      totalMs: mean('total_ms'),
+    });
+  }
   return runs;
 }
 
@@ -411,6 +428,14 @@ for (const row of results) {
         `${pad(api.p50.toFixed(1), 8)}${pad(api.p99.toFixed(1), 8)}${pad(direct.rps.toFixed(0), 10)}` +
         `${pad(direct.p50.toFixed(1), 8)}${pad(direct.p99.toFixed(1), 8)}${pad(ratio.toFixed(2), 8)}  ` +
         `${ratio >= 0.5 ? 'PASS' : 'FAIL'}  (answers: ${describe(api.labels)}; statements: ${describe(direct.labels)})`,
+    );
+  }
+  for (const concurrency of CONCURRENCY) {
+    const api = row.api.get(concurrency);
+    console.log(
+      `${row.driver.padEnd(9)}conc ${concurrency}: the server's own stage timings, mean: retrieve ${api.retrieveMs.toFixed(1)} ms, ` +
+        `extractive answer ${api.generateMs.toFixed(1)} ms, total before recording ${api.totalMs.toFixed(1)} ms ` +
+        `(the rest of the p50 is authentication, RAG lookup, recording the answer, HTTP and waiting)`,
     );
   }
   console.log(
