@@ -56,6 +56,18 @@ export function textWriter(seed) {
       if (line) out.push(line);
       return out;
     },
+    /** A question: 2-5 content words of the vocabulary around a few common words, ending in a question mark. */
+    question() {
+      const content = Array.from(
+        { length: 2 + Math.floor(rand() * 4) },
+        () => vocabulary[Math.floor(vocabulary.length * rand() * rand())],
+      );
+      for (let i = 0, n = 1 + Math.floor(rand() * 3); i < n; i++)
+        content.splice(Math.floor(rand() * content.length), 0, COMMON[Math.floor(rand() * 12)]);
+      const first = content[0] ?? '';
+      content[0] = first.charAt(0).toUpperCase() + first.slice(1);
+      return `${content.join(' ')}?`;
+    },
     sentence(count) {
       const words = Array.from({ length: count }, word);
       const first = words[0] ?? '';

@@ -1,7 +1,14 @@
 import { RRF_K } from '@omnibot/contracts';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { indexKnowledgeBases, indexes, knowledgeSources, models, type IndexRow } from '../../db/schema';
+import {
+  indexKnowledgeBases,
+  indexes,
+  knowledgeQa,
+  knowledgeSources,
+  models,
+  type IndexRow,
+} from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
 import { searchKeyword, type KeywordHit } from '../knowledge/retrieval/retrieval';
 import { modelFromRow } from '../models/providers';
@@ -35,6 +42,8 @@ export interface IndexSearchInput {
    * (registerVectorSearch). Without either, every index searches by keyword.
    */
   vector?: VectorSearchDeps;
+  /** The index as loadIndex read it for the same tenant, so it is not read twice. */
+  index?: LoadedIndex;
 }
 
 export interface VectorSearchDeps {
@@ -59,23 +68,36 @@ export function registerVectorSearch(db: Db, deps: VectorSearchDeps): void {
   registered.set(db, deps);
 }
 
-/** The tenant's index with the ids of the knowledge bases it covers, in their order; null when it is not the tenant's. */
-export async function loadIndex(
-  db: Db,
-  tenantId: string,
-  indexId: string,
-): Promise<{ row: IndexRow; knowledgeBaseIds: string[] } | null> {
-  const [row] = await db
-    .select()
+/** One of the tenant's indexes as retrieval needs it. */
+export interface LoadedIndex {
+  row: IndexRow;
+  /** The knowledge bases it covers, in their order. */
+  knowledgeBaseIds: string[];
+  /** Whether those knowledge bases hold any curated Q&A pair (without one, Q&A matching can find nothing). */
+  hasQa: boolean;
+}
+
+/**
+ * The tenant's index with the knowledge bases it covers and whether they hold Q&A pairs, in one statement;
+ * null when it is not the tenant's.
+ */
+export async function loadIndex(db: Db, tenantId: string, indexId: string): Promise<LoadedIndex | null> {
+  const links = sql`select l.knowledge_base_id from ${indexKnowledgeBases} l
+    where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}`;
+  const [found] = await db
+    .select({
+      row: indexes,
+      knowledgeBaseIds: sql<
+        string[]
+      >`coalesce((select array_agg(l.knowledge_base_id::text order by l.position)
+        from ${indexKnowledgeBases} l where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}), '{}'::text[])`,
+      hasQa: sql<boolean>`exists (select 1 from ${knowledgeQa} a
+        where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${links}))`,
+    })
     .from(indexes)
     .where(and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId)));
-  if (!row) return null;
-  const links = await db
-    .select({ id: indexKnowledgeBases.knowledgeBaseId })
-    .from(indexKnowledgeBases)
-    .where(and(eq(indexKnowledgeBases.tenantId, tenantId), eq(indexKnowledgeBases.indexId, indexId)))
-    .orderBy(asc(indexKnowledgeBases.position));
-  return { row, knowledgeBaseIds: links.map((link) => link.id) };
+  if (!found) return null;
+  return { row: found.row, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) };
 }
 
 /** Titles and links of the sources of some hits, read with the tenant filter. */
@@ -155,7 +177,10 @@ async function embedQuery(db: Db, deps: VectorSearchDeps, modelId: string, query
  */
 export async function searchIndex(db: Db, input: IndexSearchInput): Promise<IndexSearchResult | null> {
   const started = performance.now();
-  const index = await loadIndex(db, input.tenantId, input.indexId);
+  const index =
+    input.index?.row.tenantId === input.tenantId && input.index.row.id === input.indexId
+      ? input.index
+      : await loadIndex(db, input.tenantId, input.indexId);
   if (!index) return null;
   const { row, knowledgeBaseIds } = index;
   const topK = input.topK ?? row.topK;

@@ -283,12 +283,13 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
 
   const index = await loadIndex(db, tenantId, rag.indexId);
   const knowledgeBaseIds = index?.knowledgeBaseIds ?? [];
-  const qa =
-    knowledgeBaseIds.length > 0
-      ? await matchQa(db, { tenantId, knowledgeBaseIds, question: input.question })
-      : null;
+  const qa = index?.hasQa
+    ? await matchQa(db, { tenantId, knowledgeBaseIds, question: input.question })
+    : null;
   const search =
-    qa || !index ? null : await searchIndex(db, { tenantId, indexId: rag.indexId, query: input.question });
+    qa || !index
+      ? null
+      : await searchIndex(db, { tenantId, indexId: rag.indexId, query: input.question, index });
   const hits = search?.hits ?? [];
   const retrieved = performance.now();
 

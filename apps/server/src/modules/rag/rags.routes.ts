@@ -25,7 +25,7 @@ import { actorId } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { answer, type AnswerDeps } from './rag-answer';
 import { presentRag } from './rags.presenter';
-import { createRag, deleteRag, getRag, listRags, updateRag } from './rags.service';
+import { createRag, deleteRag, getRag, getRagRow, listRags, updateRag } from './rags.service';
 
 const errors = {
   400: ErrorBodySchema,
@@ -173,7 +173,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       },
       async (request, reply) => {
         const { principal } = actorOf(request);
-        const { row } = await getRag(db, principal, request.params.id);
+        const row = await getRagRow(db, principal, request.params.id);
         const input = {
           tenantId: principal.tenantId,
           rag: row,

@@ -88,6 +88,17 @@ export async function listRags(db: Db, principal: Principal, query: RagListQuery
   return { rows, total: total?.n ?? 0 };
 }
 
+/** One of the tenant's RAGs as stored, without the names of what it uses (the answering route's read). */
+export async function getRagRow(db: Db, principal: Principal, id: string): Promise<RagRow> {
+  const [row] = await db
+    .select()
+    .from(rags)
+    .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.id, id)))
+    .limit(1);
+  if (!row) throw notFound(RAG_NOT_FOUND);
+  return row;
+}
+
 export async function getRag(db: Db, principal: Principal, id: string): Promise<StoredRag> {
   const [found] = await selectRags(db, and(eq(rags.tenantId, principal.tenantId), eq(rags.id, id)));
   if (!found) throw notFound(RAG_NOT_FOUND);

@@ -1,0 +1,445 @@
+// Answer throughput: requests per second and p50/p99 latency of POST /v1/rags/{id}/answer (extractive: the
+// RAG has no chat model; keyword index) through the built server, next to the same keyword statement
+// (keywordSearchSql) sent straight to the database with the same concurrency. The corpus (about 10k chunks of
+// synthetic English-like text) is added through the API as text sources and read by the server's own
+// ingestion; the index rows are written straight to the tables (this branch has no index routes), the RAG is
+// made with POST /v1/rags. Budget: the API reaches at least half the database's rate.
+// PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after;
+// PGlite is the server's embedded default (the direct run opens its data directory once the server stopped).
+// Prints figures; never part of `npm test`.
+//   npm run bench:answer -- [--chunks 10000] [--queries 1000] [--rounds 2] [--concurrency 8,32]
+//                           [--drivers pglite,postgres] [--no-build]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { indexes, indexKnowledgeBases } from '../apps/server/src/db/schema/index.ts';
+import { keywordSearchSql } from '../apps/server/src/modules/knowledge/retrieval/bm25.ts';
+import { ROOT } from '../scripts/lib/build.mjs';
+import { textWriter } from './lib/documents.mjs';
+
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+};
+const CHUNKS = Number(arg('chunks', '10000'));
+const QUERIES = Number(arg('queries', '1000'));
+const ROUNDS = Number(arg('rounds', '2'));
+const CONCURRENCY = arg('concurrency', '8,32').split(',').map(Number);
+const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
+// Writes a V8 CPU profile of every server process to this folder (open it in Chrome DevTools).
+const PROFILE_DIR = arg('profile', null);
+const WARM_UP = 300;
+const WORDS_PER_CHUNK = 100;
+// The chunker closes a chunk at a sentence end before the target, so chunks average about 75 words.
+const WORDS_GENERATED_PER_CHUNK = 75;
+const CHUNKS_PER_SOURCE = 50;
+const TOP_K = 5;
+const ADMIN_EMAIL = 'bench@example.com';
+const ADMIN_PASSWORD = 'Bench-Answer-Passw0rd-2026';
+// Raised for the bench so the limits never refuse a request; the figures are the server's, not the limiter's.
+const LIMITS = { RATE_LIMIT_MAX: '100000000', RAG_ANSWER_RATE_LIMIT: '100000' };
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const pad = (value, width) => String(value).padStart(width);
+
+/** The corpus as text sources of about CHUNKS_PER_SOURCE chunks each, and the questions; the same every run. */
+function corpus() {
+  const writer = textWriter(20261123);
+  const sources = [];
+  const words = CHUNKS * WORDS_GENERATED_PER_CHUNK;
+  const perSource = CHUNKS_PER_SOURCE * WORDS_GENERATED_PER_CHUNK;
+  for (let done = 0, n = 1; done < words; n++) {
+    const paragraphs = [];
+    let left = Math.min(perSource, words - done);
+    done += left;
+    while (left > 0) {
+      const sentences = [];
+      for (let i = 0; i < 4 && left > 0; i++) {
+        const count = Math.min(left, 12 + ((sentences.length * 7) % 15));
+        sentences.push(writer.sentence(count));
+        left -= count;
+      }
+      paragraphs.push(sentences.join(' '));
+    }
+    sources.push({ type: 'text', title: `Handbook page ${n}`, text: paragraphs.join('\n\n') });
+  }
+  const questions = Array.from({ length: QUERIES }, () => writer.question());
+  return { sources, questions };
+}
+
+async function throwawayPostgres() {
+  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres run');
+  const name = `omnibot_bench_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir, databaseUrl) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    ...LIMITS,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+  };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const log = [];
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'apps/server/dist/main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(String(chunk)));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${log.join('')}`);
+    if (Date.now() > deadline) throw new Error(`server not ready:\n${log.join('')}`);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    log,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function call(url, headers, method, route, body) {
+  const response = await fetch(`${url}${route}`, {
+    method,
+    headers: { ...headers, origin: url, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function signIn(url) {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+/** A client tenant holding omnirag, made by the platform admin; its API credential as a Basic header. */
+async function clientTenant(url) {
+  const cookie = await signIn(url);
+  const created = await call(url, { cookie, 'x-app-id': 'omnibot-console' }, 'POST', '/v1/Account', {
+    name: 'Bench answers',
+    subscriptions: ['omnirag'],
+  });
+  const { key, secret } = created.credential;
+  return {
+    tenantId: created.account.tenant_id,
+    headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` },
+  };
+}
+
+/** The knowledge base with every source added through the API and read by the server's ingestion. */
+async function loadCorpus(url, headers, sources) {
+  const kb = await call(url, headers, 'POST', '/v1/knowledge', {
+    name: 'Bench handbook',
+    language: 'en',
+    chunking: { target_words: WORDS_PER_CHUNK, overlap: 0 },
+  });
+  for (let i = 0; i < sources.length; i += 100) {
+    await call(url, headers, 'POST', `/v1/knowledge/${kb.id}/sources/bulk`, {
+      sources: sources.slice(i, i + 100),
+    });
+  }
+  const deadline = Date.now() + 1_800_000;
+  for (;;) {
+    let ready = 0;
+    let chunks = 0;
+    for (let page = 1; (page - 1) * 100 < sources.length; page++) {
+      const list = await call(
+        url,
+        headers,
+        'GET',
+        `/v1/knowledge/${kb.id}/sources?page=${page}&page_size=100`,
+      );
+      for (const source of list.items) {
+        if (source.state === 'failed') throw new Error(`source failed: ${JSON.stringify(source.error)}`);
+        if (source.state === 'ready') {
+          ready += 1;
+          chunks += source.chunk_count;
+        }
+      }
+    }
+    if (ready === sources.length) return { knowledgeBaseId: kb.id, chunks };
+    if (Date.now() > deadline) throw new Error(`only ${ready} of ${sources.length} sources ready`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** The index row and its knowledge base link, as the index module would write them; then statistics. */
+async function makeIndex(database, tenantId, knowledgeBaseId) {
+  const [row] = await database.db
+    .insert(indexes)
+    .values({ tenantId, name: 'Bench index', mode: 'keyword', topK: TOP_K, scoreThreshold: 0 })
+    .returning({ id: indexes.id });
+  await database.db
+    .insert(indexKnowledgeBases)
+    .values({ tenantId, indexId: row.id, knowledgeBaseId, position: 0 });
+  // The steady state autovacuum reaches after inserts: statistics and an up-to-date visibility map.
+  await database.db.execute(sql`vacuum analyze`);
+  return row.id;
+}
+
+/**
+ * Runs `work(item)` over `items` with `concurrency` in flight; throughput and latency percentiles.
+ * `check` sees each result and returns a label to count.
+ */
+async function drive(items, concurrency, work) {
+  const times = new Array(items.length);
+  const labels = new Map();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        const begun = performance.now();
+        const label = await work(items[i]);
+        times[i] = performance.now() - begun;
+        labels.set(label, (labels.get(label) ?? 0) + 1);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  times.sort((a, b) => a - b);
+  return {
+    rps: items.length / (elapsed / 1000),
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    labels,
+  };
+}
+
+const dialect = new PgDialect();
+
+/** The statement the RAG's retrieval ranks with, as text and parameters for a plain connection. */
+function statementOf(tenantId, knowledgeBaseId, question) {
+  const statement = keywordSearchSql({
+    tenantId,
+    knowledgeBaseIds: [knowledgeBaseId],
+    query: question,
+    topK: TOP_K,
+  });
+  if (!statement) throw new Error(`no statement for ${question}`);
+  return dialect.sqlToQuery(statement);
+}
+
+async function apiRuns(url, headers, ragId, questions) {
+  const answerOne = async (question) => {
+    const response = await fetch(`${url}/v1/rags/${ragId}/answer`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ question }),
+    });
+    const body = await response.json();
+    if (response.status !== 200) throw new Error(`answer: ${response.status} ${JSON.stringify(body)}`);
+    timings.push(body.timings);
+    return body.kind;
+  };
+  let timings = [];
+  await drive(questions.slice(0, WARM_UP), 8, answerOne);
+  const runs = new Map();
+  for (const concurrency of CONCURRENCY) {
+    timings = [];
+    const run = await drive(questions, concurrency, answerOne);
+    // The answer's own stage timings, as the server measured them (retrieval, answer making, both).
+    const mean = (key) => timings.reduce((sum, t) => sum + t[key], 0) / timings.length;
+    runs.set(concurrency, {
+      ...run,
+      retrieveMs: mean('retrieve_ms'),
+      generateMs: mean('generate_ms'),
+      totalMs: mean('total_ms'),
+    });
+  }
+  return runs;
+}
+
+async function databaseRuns(run, statements) {
+  await drive(statements.slice(0, WARM_UP), 8, run);
+  const runs = new Map();
+  for (const concurrency of CONCURRENCY) runs.set(concurrency, await drive(statements, concurrency, run));
+  return runs;
+}
+
+async function bench(driver, { sources, questions }) {
+  const work = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-answer-'));
+  const dataDir = path.join(work, 'data');
+  const postgres = driver === 'postgres' ? await throwawayPostgres() : null;
+  try {
+    let server = await startServer(dataDir, postgres?.url);
+    let tenantId;
+    let headers;
+    let loaded;
+    let indexId;
+    const loadStarted = performance.now();
+    try {
+      ({ tenantId, headers } = await clientTenant(server.url));
+      loaded = await loadCorpus(server.url, headers, sources);
+      if (postgres) {
+        const database = await openDatabase({ kind: 'postgres', url: postgres.url });
+        indexId = await makeIndex(database, tenantId, loaded.knowledgeBaseId).finally(() => database.close());
+      }
+    } finally {
+      if (!postgres) await server.stop();
+    }
+    if (!postgres) {
+      // PGlite has one owner at a time: the index is written while the server is down.
+      const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+      indexId = await makeIndex(database, tenantId, loaded.knowledgeBaseId).finally(() => database.close());
+      server = await startServer(dataDir, null);
+    }
+    const loadMs = performance.now() - loadStarted;
+    const items = Array.from({ length: ROUNDS }, () => questions).flat();
+    let api;
+    try {
+      const rag = await call(server.url, headers, 'POST', '/v1/rags', {
+        name: 'Bench RAG',
+        index_id: indexId,
+      });
+      api = await apiRuns(server.url, headers, rag.id, items);
+    } finally {
+      await server.stop();
+    }
+    const statements = items.map((question) => statementOf(tenantId, loaded.knowledgeBaseId, question));
+    let direct;
+    if (postgres) {
+      // A plain pool the size of the server's (10 connections).
+      const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
+      try {
+        direct = await databaseRuns(
+          async (q) => ((await pool.query(q.sql, q.params)).rows.length > 0 ? 'hits' : 'none'),
+          statements,
+        );
+      } finally {
+        await pool.end();
+      }
+    } else {
+      const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+      try {
+        direct = await databaseRuns(
+          async (q) => ((await database.executeSql(q.sql, q.params)).rows.length > 0 ? 'hits' : 'none'),
+          statements,
+        );
+      } finally {
+        await database.close();
+      }
+    }
+    return { driver, chunks: loaded.chunks, loadMs, api, direct, requests: items.length };
+  } finally {
+    await postgres?.drop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+if (!process.argv.includes('--no-build')) {
+  const built = spawnSync(process.execPath, ['build.mjs'], {
+    cwd: path.join(ROOT, 'apps/server'),
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const data = corpus();
+const results = [];
+for (const driver of DRIVERS) results.push(await bench(driver, data));
+
+const describe = (labels) => [...labels].map(([label, count]) => `${label} ${count}`).join(', ');
+console.log(
+  `\nPOST /v1/rags/{id}/answer (extractive, keyword index, top ${TOP_K}, API credential) against keywordSearchSql ` +
+    `sent straight to the database; ${QUERIES} questions x ${ROUNDS} rounds per concurrency after ${WARM_UP} ` +
+    `warm-up requests; fetch with keep-alive over loopback.\nRate limits raised for the bench: ` +
+    `RATE_LIMIT_MAX=${LIMITS.RATE_LIMIT_MAX}, RAG_ANSWER_RATE_LIMIT=${LIMITS.RAG_ANSWER_RATE_LIMIT}. ` +
+    'PostgreSQL: the server and the direct run each use a pool of 10 connections.\n',
+);
+console.log(
+  `${'driver'.padEnd(9)}${pad('chunks', 7)}${pad('conc', 5)}${pad('API rps', 10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}` +
+    `${pad('DB rps', 10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('API/DB', 8)}  budget >= 0.5`,
+);
+let failed = false;
+for (const row of results) {
+  for (const concurrency of CONCURRENCY) {
+    const api = row.api.get(concurrency);
+    const direct = row.direct.get(concurrency);
+    const ratio = api.rps / direct.rps;
+    failed ||= ratio < 0.5;
+    console.log(
+      `${row.driver.padEnd(9)}${pad(row.chunks, 7)}${pad(concurrency, 5)}${pad(api.rps.toFixed(0), 10)}` +
+        `${pad(api.p50.toFixed(1), 8)}${pad(api.p99.toFixed(1), 8)}${pad(direct.rps.toFixed(0), 10)}` +
+        `${pad(direct.p50.toFixed(1), 8)}${pad(direct.p99.toFixed(1), 8)}${pad(ratio.toFixed(2), 8)}  ` +
+        `${ratio >= 0.5 ? 'PASS' : 'FAIL'}  (answers: ${describe(api.labels)}; statements: ${describe(direct.labels)})`,
+    );
+  }
+  for (const concurrency of CONCURRENCY) {
+    const api = row.api.get(concurrency);
+    console.log(
+      `${row.driver.padEnd(9)}conc ${concurrency}: the server's own stage timings, mean: retrieve ${api.retrieveMs.toFixed(1)} ms, ` +
+        `extractive answer ${api.generateMs.toFixed(1)} ms, total before recording ${api.totalMs.toFixed(1)} ms ` +
+        `(the rest of the p50 is authentication, RAG lookup, recording the answer, HTTP and waiting)`,
+    );
+  }
+  console.log(
+    `${row.driver.padEnd(9)}corpus loaded through the API and ingested in ${(row.loadMs / 1000).toFixed(0)} s`,
+  );
+}
+process.exitCode = failed ? 1 : 0;
