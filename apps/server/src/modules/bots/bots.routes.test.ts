@@ -10,6 +10,7 @@ import { rowsOf } from '../../db/client';
 import { bots, tenants } from '../../db/schema';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
+import { basicCredential } from '../files/files.test-support';
 import { makeChatModel, makeIndex, makeKnowledge, makePrompt } from '../rag/rags.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -141,6 +142,17 @@ describe('bots', () => {
       ),
     );
     expect(targets).toEqual([{ target: duplicated.id }]);
+  });
+
+  it("works with the tenant's API credential, which sees only its own tenant's bots", async () => {
+    const credential = { authorization: await basicCredential(t, ids.b) };
+    const created = await createBot(credential, { name: 'By credential' });
+    expect(created.tenant_id).toBe(ids.b);
+    expect(created.created_by).toMatch(/^credential:/);
+    const read = await call('GET', `/v1/bots/${created.id}`, credential);
+    expect(BotSchema.parse(read.json()).name).toBe('By credential');
+    expect((await call('GET', `/v1/bots/${created.id}`, who.alice)).statusCode).toBe(404);
+    expect((await call('DELETE', `/v1/bots/${created.id}`, credential)).statusCode).toBe(204);
   });
 
   it('stores secrets sealed, never returns or logs them, and keeps a secret sent back masked', async () => {
