@@ -122,7 +122,7 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
   let master: string;
   let ids: { subscription: string; user: string; file: string };
 
-  const FILE_TABLES = ['files', 'folders', 'file_uploads', 'rate_limit_events'];
+  const FILE_TABLES = ['files', 'folders', 'file_uploads', 'rate_limit_events', 'bots'];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
   beforeAll(async () => {
@@ -184,6 +184,9 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
         };
         const query = method === 'DELETE' || url === '/v1/files/object' ? `?path=${ids.file}` : '';
         list.push({ method: m, url: `${url}${query}`, sample: samples[`${method} ${url}`], cookie: w.alice });
+      } else if (url === '/v1/bots' && method === 'POST') {
+        const sample = { name: 'Hostile', config: { identity: { displayName: 'Probe' } } };
+        list.push({ method: m, url, sample, cookie: master });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,

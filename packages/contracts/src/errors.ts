@@ -119,6 +119,15 @@ export const RAG_ERRORS = {
   'rag/unknown-model': 'The chat model is not offered to your organisation.',
 } as const;
 
+/** Refusals of the bot routes beyond the general ones. */
+export const BOT_ERRORS = {
+  'bot/name-taken': 'Another bot of your organisation already has this name.',
+  'bot/unknown-rag': 'The RAG does not exist in your organisation.',
+  'bot/unknown-model': 'The chat model is not offered to your organisation.',
+  'bot/unknown-prompt': 'The prompt does not exist in your organisation.',
+  'bot/invalid-config': 'The bot configuration is not valid.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -137,6 +146,7 @@ export type ErrorCode =
   | keyof typeof KNOWLEDGE_ERRORS
   | keyof typeof INDEX_ERRORS
   | keyof typeof RAG_ERRORS
+  | keyof typeof BOT_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -161,6 +171,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...KNOWLEDGE_ERRORS,
   ...INDEX_ERRORS,
   ...RAG_ERRORS,
+  ...BOT_ERRORS,
   ...CLIENT_ERRORS,
 };
 

@@ -13,3 +13,4 @@ export * from './rags';
 export * from './qa-csv';
 export * from './masks';
 export * from './widget-config';
+export * from './bots';

@@ -13,3 +13,4 @@ export * from './knowledge';
 export * from './prompts';
 export * from './indexes';
 export * from './rags';
+export * from './bots';

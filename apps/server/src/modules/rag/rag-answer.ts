@@ -163,7 +163,11 @@ function qaAnswer(match: QaMatch): Made {
 }
 
 /** The template of the RAG's prompt at its current version, read with the tenant filter; null without one. */
-async function promptTemplate(db: Db, tenantId: string, promptId: string | null): Promise<string | null> {
+export async function promptTemplate(
+  db: Db,
+  tenantId: string,
+  promptId: string | null,
+): Promise<string | null> {
   if (promptId === null) return null;
   const [row] = await db
     .select({ template: promptVersions.template })
@@ -182,7 +186,7 @@ async function promptTemplate(db: Db, tenantId: string, promptId: string | null)
 }
 
 /** The RAG's chat model while it is still offered to the tenant, or why it cannot be used. */
-async function chatModelOf(
+export async function chatModelOf(
   deps: AnswerDeps,
   tenantId: string,
   modelId: string,

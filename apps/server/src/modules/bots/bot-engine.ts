@@ -1,0 +1,223 @@
+import { type AnswerSource, type HistoryTurn, renderPrompt } from '@omnibot/contracts';
+import { and, eq } from 'drizzle-orm';
+import { rags } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import {
+  type AnswerDeps,
+  type AnswerStream,
+  answer,
+  chatModelOf,
+  promptTemplate,
+  renderHistory,
+} from '../rag/rag-answer';
+import { ProviderError } from '../models/providers';
+import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
+
+/** What a visitor said, with what the engine needs to answer it. */
+export interface BotRequest {
+  /** The tenant asking; the bot must be its own, and every lookup is filtered by it. */
+  tenantId: string;
+  bot: StoredBot;
+  text: string;
+  /** Earlier turns, oldest first. */
+  history: HistoryTurn[];
+  /** The language to answer in; the RAG's setting (or the question's language) when left out. */
+  language?: string;
+  /** When given, the answer text is delivered here as it is made. */
+  stream?: AnswerStream;
+  signal?: AbortSignal;
+}
+
+export interface BotMessage {
+  type: 'text';
+  text: string;
+}
+
+/** How an answer was made, for the conversation log and for debugging a bot. */
+export interface BotTrace {
+  engine: 'builtin' | 'openai' | 'fallback';
+  /** Why the engine could not answer normally (its error in plain words); null when it did. */
+  error: { code: string; reason: string } | null;
+  /** The stored RAG answer (builtin engine). */
+  answerId: string | null;
+  ms: number;
+}
+
+export interface BotReply {
+  messages: BotMessage[];
+  sources: AnswerSource[];
+  /** True when the bot had no answer and gave its fallback text. */
+  fallback: boolean;
+  /** True when the widget should offer a live agent: a fallback while the live agent is switched on. */
+  handoverOffered: boolean;
+  trace: BotTrace;
+}
+
+/** An answering engine; cloud engines implement the same call. */
+export interface BotEngine {
+  respond(request: BotRequest): Promise<BotReply>;
+}
+
+function reply(
+  request: BotRequest,
+  started: number,
+  made: { text: string; sources?: AnswerSource[]; fallback: boolean } & Omit<BotTrace, 'ms'>,
+): BotReply {
+  return {
+    messages: [{ type: 'text', text: made.text }],
+    sources: made.sources ?? [],
+    fallback: made.fallback,
+    handoverOffered: made.fallback && request.bot.config.engines.enableliveagent,
+    trace: {
+      engine: made.engine,
+      error: made.error,
+      answerId: made.answerId,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    },
+  };
+}
+
+/** The bot's fallback text, streamed too when a stream is given. */
+function fallbackReply(request: BotRequest, started: number, error: BotTrace['error'] = null): BotReply {
+  const text = request.bot.config.engines.fallbackText;
+  request.stream?.delta(text);
+  return reply(request, started, { engine: 'fallback', text, fallback: true, error, answerId: null });
+}
+
+/** A bot with no engine it can use: its fallback text, offering an agent when the live agent is on. */
+export const fallbackEngine: BotEngine = {
+  respond: (request) => Promise.resolve(fallbackReply(request, performance.now())),
+};
+
+/** Answers with the Omni RAG engine over the bot's RAG (the tenant must hold omnirag and own the RAG). */
+export function builtinEngine(deps: AnswerDeps): BotEngine {
+  return {
+    async respond(request) {
+      const started = performance.now();
+      const { tenantId, bot } = request;
+      const ragId = bot.config.engines.rag_id;
+      if (ragId === null) return fallbackReply(request, started);
+      if (!(await tenantHoldsFeature(deps.db, tenantId, 'omnirag'))) {
+        return fallbackReply(request, started, {
+          code: 'forbidden',
+          reason: 'The organisation has no Omni RAG subscription.',
+        });
+      }
+      const [rag] = await deps.db
+        .select()
+        .from(rags)
+        .where(and(eq(rags.tenantId, tenantId), eq(rags.id, ragId)))
+        .limit(1);
+      if (!rag) {
+        return fallbackReply(request, started, {
+          code: 'bot/unknown-rag',
+          reason: 'The RAG no longer exists.',
+        });
+      }
+      const result = await answer(deps, {
+        tenantId,
+        rag,
+        question: request.text,
+        history: request.history,
+        ...(request.language === undefined ? {} : { language: request.language }),
+        channel: 'widget',
+        actor: null,
+        botName: bot.config.identity.botName,
+        ...(request.stream === undefined ? {} : { stream: request.stream }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+      return reply(request, started, {
+        engine: 'builtin',
+        text: result.answer,
+        sources: result.sources,
+        fallback: result.fallback,
+        error: result.model_error,
+        answerId: result.id,
+      });
+    },
+  };
+}
+
+/** Answers with the bot's chat model and prompt (no retrieval); the fallback text when the model fails. */
+export function openAiEngine(deps: AnswerDeps): BotEngine {
+  return {
+    async respond(request) {
+      const started = performance.now();
+      const { tenantId, bot } = request;
+      const { model_id: modelId, prompt_id: promptId } = bot.config.engines;
+      if (modelId === null) return fallbackReply(request, started);
+      const model = await chatModelOf(deps, tenantId, modelId);
+      if ('error' in model) return fallbackReply(request, started, model.error);
+      const template = await promptTemplate(deps.db, tenantId, promptId);
+      const language = request.language ?? bot.config.language.default_language;
+      const system =
+        template === null
+          ? `You are ${bot.config.identity.botName}, a helpful assistant. Answer in the language "${language}".`
+          : renderPrompt(template, {
+              question: request.text,
+              context: '',
+              history: renderHistory(request.history),
+              language,
+              bot_name: bot.config.identity.botName,
+            });
+      const chatRequest = {
+        system,
+        messages: [...request.history, { role: 'user' as const, content: request.text }],
+        maxTokens: bot.config.openai.max_tokens,
+        temperature: bot.config.openai.temperature,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      };
+      let text = '';
+      try {
+        if (request.stream) {
+          for await (const piece of model.chat.stream(chatRequest)) {
+            text += piece;
+            request.stream.delta(piece);
+          }
+        } else {
+          text = (await model.chat.generate(chatRequest)).text;
+        }
+        text = text.trim();
+        if (text === '')
+          throw new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
+      } catch (error) {
+        const failure =
+          error instanceof ProviderError
+            ? { code: error.code, reason: error.message }
+            : { code: 'provider/error', reason: 'The chat model call failed.' };
+        request.stream?.reset();
+        return fallbackReply(request, started, failure);
+      }
+      return reply(request, started, {
+        engine: 'openai',
+        text,
+        fallback: false,
+        error: null,
+        answerId: null,
+      });
+    },
+  };
+}
+
+/** The engine a bot answers with: builtin over its RAG, openai with its chat model, otherwise its fallback text. */
+function chooseEngine(deps: AnswerDeps, bot: StoredBot): BotEngine {
+  const { botEngine, rag_id: ragId, model_id: modelId } = bot.config.engines;
+  if (botEngine === 'builtin' && ragId !== null) return builtinEngine(deps);
+  if (botEngine === 'openai' && modelId !== null) return openAiEngine(deps);
+  return fallbackEngine;
+}
+
+/**
+ * The engine a bot answers with: builtin over its RAG, openai with its chat model, otherwise its fallback text.
+ * A request whose tenant is not the bot's is refused as an unknown bot.
+ */
+export function engineFor(deps: AnswerDeps, bot: StoredBot): BotEngine {
+  const engine = chooseEngine(deps, bot);
+  return {
+    respond: (request) =>
+      request.tenantId === request.bot.row.tenantId
+        ? engine.respond(request)
+        : Promise.reject(notFound(BOT_NOT_FOUND)),
+  };
+}

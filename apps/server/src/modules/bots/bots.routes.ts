@@ -1,0 +1,213 @@
+import {
+  BotIdParamsSchema,
+  BotListQuerySchema,
+  BotListSchema,
+  BotSchema,
+  CreateBotBodySchema,
+  DuplicateBotBodySchema,
+  ErrorBodySchema,
+  NoQuerySchema,
+  PublicWidgetConfigSchema,
+  publicWidgetConfig,
+  UpdateBotBodySchema,
+  WidgetBotParamsSchema,
+} from '@omnibot/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loadAuthSecret } from '../../bootstrap';
+import type { Db } from '../../db/client';
+import type { Env } from '../../env';
+import { actorOf } from '../../lib/audit';
+import { notFound } from '../../lib/errors';
+import { requirePrincipal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+import { presentBot } from './bots.presenter';
+import {
+  botEtag,
+  type BotsDeps,
+  createBot,
+  createBotSecrets,
+  deleteBot,
+  duplicateBot,
+  getBot,
+  listBots,
+  servableBot,
+  updateBot,
+} from './bots.service';
+
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
+const tags = ['bots'];
+
+/** Browsers and shared caches may keep the public configuration briefly, and must revalidate it after that. */
+export const WIDGET_CONFIG_CACHE_CONTROL = 'public, max-age=60, must-revalidate';
+export const WIDGET_BOT_NOT_FOUND = 'This bot does not exist or is not available.';
+
+/** Whether an If-None-Match header names `etag` (or is `*`). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((part) => part.trim().replace(/^W\//, ''))
+    .some((part) => part === '*' || part === etag);
+}
+
+/** Bots under /v1/bots (each tenant seeing only its own) and the widget's public configuration. */
+export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
+  const { db } = deps;
+  const ctx: BotsDeps = { db, secrets: createBotSecrets(await loadAuthSecret(db, deps.env)) };
+  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+
+  await app.register(async (scope) => {
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/v1/bots',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: "The organisation's bots, by name (secrets masked)",
+          querystring: BotListQuerySchema,
+          response: { 200: BotListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { items, total } = await listBots(ctx, actorOf(request).principal, request.query);
+        return {
+          items: items.map(presentBot),
+          total,
+          page: request.query.page,
+          page_size: request.query.page_size,
+        };
+      },
+    );
+
+    r.post(
+      '/v1/bots',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: 'Create a bot; configuration groups left out take their defaults',
+          querystring: NoQuerySchema,
+          body: CreateBotBodySchema,
+          response: { 201: BotSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const created = await createBot(ctx, actorOf(request), request.body);
+        return reply.status(201).send(presentBot(created));
+      },
+    );
+
+    r.get(
+      '/v1/bots/:id',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: 'One bot (secrets masked)',
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: BotSchema, ...errors },
+        },
+      },
+      async (request) => presentBot(await getBot(ctx, actorOf(request).principal, request.params.id)),
+    );
+
+    r.patch(
+      '/v1/bots/:id',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary:
+            'Change a bot; configuration groups are merged field by field, a secret sent back masked is kept',
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: UpdateBotBodySchema,
+          response: { 200: BotSchema, ...errors },
+        },
+      },
+      async (request) => presentBot(await updateBot(ctx, actorOf(request), request.params.id, request.body)),
+    );
+
+    r.delete(
+      '/v1/bots/:id',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: 'Delete a bot',
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deleteBot(ctx, actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.post(
+      '/v1/bots/:id/duplicate',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: 'Copy a bot (its secrets included) under a new name; the copy starts disabled',
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: DuplicateBotBodySchema,
+          response: { 201: BotSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const copy = await duplicateBot(ctx, actorOf(request), request.params.id, request.body.name);
+        return reply.status(201).send(presentBot(copy));
+      },
+    );
+
+    r.get(
+      '/v1/widget/:botId/config',
+      {
+        schema: {
+          tags: ['widget'],
+          summary:
+            "A bot's public widget configuration (no auth); ETag and If-None-Match, CORS only for the bot's allowed origins",
+          params: WidgetBotParamsSchema,
+          querystring: NoQuerySchema,
+          response: {
+            200: PublicWidgetConfigSchema,
+            304: z.null(),
+            404: ErrorBodySchema,
+            400: ErrorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const row = await servableBot(db, request.params.botId);
+        if (!row) throw notFound(WIDGET_BOT_NOT_FOUND);
+        const origin = request.headers.origin;
+        reply.header('vary', 'Origin');
+        if (origin !== undefined && row.config.install.allowedOrigins.includes(origin)) {
+          reply.header('access-control-allow-origin', origin);
+        }
+        const etag = botEtag(row);
+        reply.header('etag', etag).header('cache-control', WIDGET_CONFIG_CACHE_CONTROL);
+        if (matchesEtag(request.headers['if-none-match'], etag)) {
+          return (reply as unknown as FastifyReply).status(304).send();
+        }
+        return publicWidgetConfig(row.config);
+      },
+    );
+  });
+}

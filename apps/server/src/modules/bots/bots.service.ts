@@ -1,0 +1,294 @@
+import {
+  type BotListQuery,
+  type CreateBotBodySchema,
+  mapWidgetConfigSecrets,
+  mergeWidgetConfigSecrets,
+  type UpdateBotBodySchema,
+  type WidgetConfig,
+  WidgetConfigSchema,
+  type WidgetConfigPatch,
+} from '@omnibot/contracts';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import { type BotRow, bots, prompts, rags } from '../../db/schema';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { createSecretBox, type SecretBox } from '../../lib/secret-box';
+import { refuseUniqueViolation } from '../../lib/unique-violation';
+import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { actorId, type Principal } from '../../plugins/principal';
+import { modelsOfferedTo } from '../models/models.service';
+import { tenantUsableSql } from '../tenancy/tenant-usable';
+
+export const BOT_NOT_FOUND = 'Bot not found';
+
+type CreateInput = z.output<typeof CreateBotBodySchema>;
+type UpdateInput = z.output<typeof UpdateBotBodySchema>;
+
+/** Seals and opens the configuration's secrets, each secret path under its own purpose. */
+export interface BotSecrets {
+  seal(config: WidgetConfig): WidgetConfig;
+  open(config: WidgetConfig): WidgetConfig;
+}
+
+export interface BotsDeps {
+  db: Db;
+  secrets: BotSecrets;
+}
+
+/** One secret box per secret path (purpose `bot-config:<path>`); an empty secret stays empty. */
+export function createBotSecrets(installationSecret: string): BotSecrets {
+  const boxes = new Map<string, SecretBox>();
+  const boxOf = (path: string) => {
+    let box = boxes.get(path);
+    if (!box) {
+      box = createSecretBox(installationSecret, `bot-config:${path}`);
+      boxes.set(path, box);
+    }
+    return box;
+  };
+  return {
+    seal: (config) =>
+      mapWidgetConfigSecrets(config, (value, path) => (value === '' ? '' : boxOf(path).encrypt(value))),
+    open: (config) =>
+      mapWidgetConfigSecrets(config, (value, path) => (value === '' ? '' : boxOf(path).decrypt(value))),
+  };
+}
+
+/** A bot with its configuration opened (secrets in clear, for the server's own use only). */
+export interface StoredBot {
+  row: BotRow;
+  config: WidgetConfig;
+}
+
+/** The strong validator of a bot's configuration: it changes whenever the configuration or the switch does. */
+export const botEtag = (row: Pick<BotRow, 'id' | 'configVersion'>) => `"${row.id}-${row.configVersion}"`;
+
+const nameTaken = () => conflict('Another bot of your organisation already has this name.', 'bot/name-taken');
+const unknownRag = () => badRequest('The RAG does not exist in your organisation.', 'bot/unknown-rag');
+const unknownModel = () =>
+  badRequest('The chat model is not offered to your organisation.', 'bot/unknown-model');
+const unknownPrompt = () =>
+  badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
+
+/**
+ * `patch` merged group by group, field by field, over `base` (lists replaced whole), validated as a whole
+ * WidgetConfig; secrets sent back masked keep the ones of `base`.
+ */
+export function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | undefined): WidgetConfig {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [group, fields] of Object.entries(patch ?? {})) {
+    if (fields === undefined) continue;
+    const current = (base as unknown as Record<string, Record<string, unknown>>)[group] ?? {};
+    merged[group] = { ...current, ...fields };
+  }
+  const parsed = WidgetConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') ?? '';
+    throw badRequest(
+      `${where === '' ? '' : `config.${where}: `}${issue?.message ?? 'The bot configuration is not valid.'}`,
+      'bot/invalid-config',
+    );
+  }
+  return mergeWidgetConfigSecrets(parsed.data, base);
+}
+
+/** Ids inside the configuration must be the caller's own (a model: offered to it); builtin answers need omnirag. */
+async function assertReferences(db: Db, principal: Principal, config: WidgetConfig, before?: WidgetConfig) {
+  const { rag_id: ragId, model_id: modelId, prompt_id: promptId } = config.engines;
+  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id') =>
+    config.engines[key] !== null && config.engines[key] !== before?.engines[key];
+  if (changed('rag_id') && ragId !== null) {
+    if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
+      throw forbidden('Your organisation has no Omni RAG subscription for builtin answers.');
+    }
+    const [rag] = await db
+      .select({ id: rags.id })
+      .from(rags)
+      .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.id, ragId)))
+      .limit(1);
+    if (!rag) throw unknownRag();
+  }
+  if (changed('prompt_id') && promptId !== null) {
+    const [prompt] = await db
+      .select({ id: prompts.id })
+      .from(prompts)
+      .where(and(eq(prompts.tenantId, principal.tenantId), eq(prompts.id, promptId)))
+      .limit(1);
+    if (!prompt) throw unknownPrompt();
+  }
+  if (changed('model_id') && modelId !== null) {
+    const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');
+    if (!offered.some((model) => model.id === modelId)) throw unknownModel();
+  }
+}
+
+const openRow = (deps: BotsDeps, row: BotRow): StoredBot => ({ row, config: deps.secrets.open(row.config) });
+
+async function ownedRow(db: Db, principal: Principal, id: string): Promise<BotRow> {
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, id)))
+    .limit(1);
+  if (!row) throw notFound(BOT_NOT_FOUND);
+  return row;
+}
+
+export async function listBots(deps: BotsDeps, principal: Principal, query: BotListQuery) {
+  const where = eq(bots.tenantId, principal.tenantId);
+  const [total] = await deps.db.select({ n: count() }).from(bots).where(where);
+  const rows = await deps.db
+    .select()
+    .from(bots)
+    .where(where)
+    .orderBy(asc(bots.name), asc(bots.id))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  return { items: rows.map((row) => openRow(deps, row)), total: total?.n ?? 0 };
+}
+
+export async function getBot(deps: BotsDeps, principal: Principal, id: string): Promise<StoredBot> {
+  return openRow(deps, await ownedRow(deps.db, principal, id));
+}
+
+async function insertBot(
+  deps: BotsDeps,
+  actor: Actor,
+  values: { name: string; enabled: boolean; config: WidgetConfig },
+  audit: { action: string; details: Record<string, unknown> },
+): Promise<StoredBot> {
+  const { principal } = actor;
+  const by = actorId(principal);
+  const row = await refuseUniqueViolation(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(bots)
+          .values({
+            tenantId: principal.tenantId,
+            name: values.name,
+            enabled: values.enabled,
+            config: deps.secrets.seal(values.config),
+            createdBy: by,
+            updatedBy: by,
+          })
+          .returning();
+        if (!inserted) throw new AppError(500, 'internal', 'The bot was not stored.');
+        await writeAudit(tx, actor, {
+          tenantId: principal.tenantId,
+          action: audit.action,
+          target: inserted.id,
+          details: audit.details,
+        });
+        return inserted;
+      }),
+    nameTaken,
+  );
+  return { row, config: values.config };
+}
+
+export async function createBot(deps: BotsDeps, actor: Actor, input: CreateInput): Promise<StoredBot> {
+  const config = applyConfigPatch(WidgetConfigSchema.parse({}), input.config);
+  await assertReferences(deps.db, actor.principal, config);
+  return insertBot(
+    deps,
+    actor,
+    { name: input.name, enabled: true, config },
+    { action: 'bot.create', details: { name: input.name } },
+  );
+}
+
+export async function duplicateBot(
+  deps: BotsDeps,
+  actor: Actor,
+  id: string,
+  name: string,
+): Promise<StoredBot> {
+  const source = await getBot(deps, actor.principal, id);
+  return insertBot(
+    deps,
+    actor,
+    { name, enabled: false, config: source.config },
+    { action: 'bot.duplicate', details: { name, from: id } },
+  );
+}
+
+export async function updateBot(
+  deps: BotsDeps,
+  actor: Actor,
+  id: string,
+  input: UpdateInput,
+): Promise<StoredBot> {
+  const { principal } = actor;
+  const current = await getBot(deps, principal, id);
+  const config = input.config === undefined ? current.config : applyConfigPatch(current.config, input.config);
+  if (input.config !== undefined) await assertReferences(deps.db, principal, config, current.config);
+  const changes: Partial<typeof bots.$inferInsert> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.config !== undefined) changes.config = deps.secrets.seal(config);
+  const row = await refuseUniqueViolation(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(bots)
+          .set({
+            ...changes,
+            configVersion: sql`${bots.configVersion} + 1`,
+            updatedBy: actorId(principal),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, id)))
+          .returning();
+        if (!updated) throw notFound(BOT_NOT_FOUND);
+        await writeAudit(tx, actor, {
+          tenantId: principal.tenantId,
+          action: 'bot.update',
+          target: id,
+          details: {
+            fields: Object.keys(input),
+            ...(input.config === undefined ? {} : { config_groups: Object.keys(input.config) }),
+          },
+        });
+        return updated;
+      }),
+    nameTaken,
+  );
+  return { row, config };
+}
+
+export async function deleteBot(deps: BotsDeps, actor: Actor, id: string): Promise<void> {
+  const { principal } = actor;
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(bots)
+      .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, id)))
+      .returning({ id: bots.id, name: bots.name });
+    if (!row) throw notFound(BOT_NOT_FOUND);
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'bot.delete',
+      target: id,
+      details: { name: row.name },
+    });
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The bot a visitor's widget asks for: only an enabled bot of a usable tenant (it and every ancestor active);
+ * null for anything else, a malformed id included, so all of them answer alike.
+ */
+export async function servableBot(db: Db, id: string): Promise<BotRow | null> {
+  if (!UUID.test(id)) return null;
+  const [found] = await db
+    .select({ row: bots, usable: tenantUsableSql(bots.tenantId) })
+    .from(bots)
+    .where(and(eq(bots.id, id), eq(bots.enabled, true)))
+    .limit(1);
+  return found?.usable === true ? found.row : null;
+}
