@@ -9,9 +9,8 @@
 // Prints figures; never part of `npm test`.
 //   npm run bench:answer -- [--chunks 10000] [--queries 1000] [--rounds 2] [--concurrency 8,32]
 //                           [--drivers pglite,postgres] [--no-build]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +21,9 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { indexes, indexKnowledgeBases } from '../apps/server/src/db/schema/index.ts';
 import { keywordSearchSql } from '../apps/server/src/modules/knowledge/retrieval/bm25.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
+import { throwawayPostgres } from './lib/database.mjs';
 import { textWriter } from './lib/documents.mjs';
+import { signIn, startBuiltServer } from './lib/server.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -41,8 +42,7 @@ const WORDS_PER_CHUNK = 100;
 const WORDS_GENERATED_PER_CHUNK = 75;
 const CHUNKS_PER_SOURCE = 50;
 const TOP_K = 5;
-const ADMIN_EMAIL = 'bench@example.com';
-const ADMIN_PASSWORD = 'Bench-Answer-Passw0rd-2026';
+const ADMIN = { email: 'bench@example.com', password: 'Bench-Answer-Passw0rd-2026' };
 // Raised for the bench so the limits never refuse a request; the figures are the server's, not the limiter's.
 const LIMITS = { RATE_LIMIT_MAX: '100000000', RAG_ANSWER_RATE_LIMIT: '100000' };
 
@@ -74,83 +74,14 @@ function corpus() {
   return { sources, questions };
 }
 
-async function throwawayPostgres() {
-  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres run');
-  const name = `omnibot_bench_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
+const startServer = (dataDir, databaseUrl) =>
+  startBuiltServer({
+    dataDir,
+    databaseUrl,
+    admin: ADMIN,
+    env: LIMITS,
+    nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
-}
-
-async function startServer(dataDir, databaseUrl) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    ...LIMITS,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-  };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const log = [];
-  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'apps/server/dist/main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(String(chunk)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${log.join('')}`);
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${log.join('')}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    log,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 async function call(url, headers, method, route, body) {
   const response = await fetch(`${url}${route}`, {
@@ -163,22 +94,9 @@ async function call(url, headers, method, route, body) {
   return text ? JSON.parse(text) : null;
 }
 
-async function signIn(url) {
-  const response = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-}
-
 /** A client tenant holding omnirag, made by the platform admin; its API credential as a Basic header. */
 async function clientTenant(url) {
-  const cookie = await signIn(url);
+  const cookie = await signIn(url, ADMIN);
   const created = await call(url, { cookie, 'x-app-id': 'omnibot-console' }, 'POST', '/v1/Account', {
     name: 'Bench answers',
     subscriptions: ['omnirag'],

@@ -7,20 +7,18 @@
 // PostgreSQL runs in throwaway databases created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
 // Prints figures; never part of `npm test`.
 //   npm run bench:ingest -- [--pages 100] [--runs 3] [--drivers pglite,postgres] [--no-server] [--no-build]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import * as tus from 'tus-js-client';
-import { openDatabase } from '../apps/server/src/db/client.ts';
 import { knowledgeBases, knowledgeSources, tenants } from '../apps/server/src/db/schema/index.ts';
 import { parseAndChunk } from '../apps/server/src/modules/knowledge/ingest/ingest.ts';
 import { indexChunks } from '../apps/server/src/modules/knowledge/retrieval/index-store.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
+import { openBenchDatabase, throwawayPostgres } from './lib/database.mjs';
 import { htmlPage, manyPagePdf } from './lib/documents.mjs';
+import { signIn, startBuiltServer, tusUpload } from './lib/server.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -30,44 +28,11 @@ const PAGES = Number(arg('pages', '100'));
 const RUNS = Number(arg('runs', '3'));
 const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
 const WORDS_PER_PAGE = 450;
-const ADMIN_EMAIL = 'bench@example.com';
-const ADMIN_PASSWORD = 'Bench-Ingest-Passw0rd-2026';
+const ADMIN = { email: 'bench@example.com', password: 'Bench-Ingest-Passw0rd-2026' };
 const TENANT = 'bench-ingest';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const pad = (value, width) => String(value).padStart(width);
-
-async function throwawayPostgres() {
-  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres runs');
-  const name = `omnibot_bench_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
-async function openDriver(driver) {
-  if (driver === 'pglite') {
-    const dir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-ingest-'));
-    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const target = await throwawayPostgres();
-  const database = await openDatabase({ kind: 'postgres', url: target.url });
-  return { database, cleanup: target.drop };
-}
 
 /** Parses, chunks and indexes one document as a new source of the knowledge base; returns the timings. */
 async function ingestOne(db, knowledgeBaseId, bytes, filename) {
@@ -98,10 +63,12 @@ async function ingestOne(db, knowledgeBaseId, bytes, filename) {
   };
 }
 
+const startServer = (dataDir, databaseUrl) => startBuiltServer({ dataDir, databaseUrl, admin: ADMIN });
+
 const sum = (runs, key) => runs.reduce((total, run) => total + run[key], 0);
 
 async function inProcess(driver, pdf, html) {
-  const { database, cleanup } = await openDriver(driver);
+  const { database, cleanup } = await openBenchDatabase(driver, 'omnibot-bench-ingest-');
   const rows = [];
   try {
     const db = database.db;
@@ -143,61 +110,6 @@ async function inProcess(driver, pdf, html) {
   return rows;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir, databaseUrl) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-  };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const log = [];
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(String(chunk)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${log.join('')}`);
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${log.join('')}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    log,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 async function api(server, cookie, method, route, body) {
   const response = await fetch(`${server.url}${route}`, {
     method,
@@ -209,34 +121,6 @@ async function api(server, cookie, method, route, body) {
   return text ? JSON.parse(text) : null;
 }
 
-async function signIn(url) {
-  const response = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-}
-
-function tusUpload(url, cookie, bytes, name) {
-  return new Promise((resolve, reject) => {
-    new tus.Upload(bytes, {
-      endpoint: `${url}/v1/files/upload`,
-      uploadSize: bytes.byteLength,
-      chunkSize: 32 * 1024 * 1024,
-      retryDelays: [],
-      headers: { cookie },
-      metadata: { filename: name, folder: 'bench' },
-      onSuccess: () => resolve(),
-      onError: reject,
-    }).start();
-  });
-}
-
 /** Upload -> file source -> ready through the running server, `RUNS` times; the median run's timings. */
 async function throughServer(driver, pdf) {
   const work = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-ingest-server-'));
@@ -244,7 +128,7 @@ async function throughServer(driver, pdf) {
   try {
     const server = await startServer(path.join(work, 'data'), postgres?.url);
     try {
-      const cookie = await signIn(server.url);
+      const cookie = await signIn(server.url, ADMIN);
       const kb = await api(server, cookie, 'POST', '/v1/knowledge', {
         name: 'Bench manuals',
         language: 'en',
@@ -253,7 +137,12 @@ async function throughServer(driver, pdf) {
       for (let run = 0; run < RUNS; run++) {
         const name = `manual-${run}.pdf`;
         const started = performance.now();
-        await tusUpload(server.url, cookie, pdf, name);
+        await tusUpload(server.url, cookie, {
+          body: pdf,
+          size: pdf.byteLength,
+          chunkSize: 32 * 1024 * 1024,
+          name,
+        });
         const uploaded = performance.now();
         const source = await api(server, cookie, 'POST', `/v1/knowledge/${kb.id}/sources`, {
           type: 'file',

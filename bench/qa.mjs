@@ -6,18 +6,14 @@
 // PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
 // Prints figures; never part of `npm test`.
 //   npm run bench:qa -- [--drivers pglite,postgres] [--languages en,de,fr,it,nl,pt]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { openDatabase } from '../apps/server/src/db/client.ts';
 import {
   evaluateQaSet,
   indexQaSet,
   loadDebianFaq,
   rate,
 } from '../apps/server/src/modules/knowledge/retrieval/qa-benchmark.ts';
+import { openBenchDatabase } from './lib/database.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -26,33 +22,6 @@ const arg = (name, fallback) => {
 const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
 const data = loadDebianFaq();
 const LANGUAGES = arg('languages', Object.keys(data.languages).join(',')).split(',');
-
-async function open(driver) {
-  if (driver === 'pglite') {
-    const dir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-qa-'));
-    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres run');
-  const name = `omnibot_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    database,
-    async cleanup() {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 const cell = (hits, total) => `${rate(hits, total).toFixed(1).padStart(6)} %`;
 const line = (driver, label, paragraphs, { sql, reference }) =>
@@ -68,7 +37,7 @@ console.log(
     `${'top3 SQL'.padStart(10)}${'top3 ref'.padStart(10)}`,
 );
 for (const driver of DRIVERS) {
-  const { database, cleanup } = await open(driver);
+  const { database, cleanup } = await openBenchDatabase(driver, 'omnibot-bench-qa-');
   const started = performance.now();
   const total = {
     sql: { questions: 0, firstHits: 0, inTop3: 0 },

@@ -4,16 +4,14 @@
 // PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
 // Prints figures; never part of `npm test`.
 //   npm run bench:retrieval -- [--sizes 10000,100000] [--queries 1000] [--drivers pglite,postgres] [--explain]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase, rowsOf } from '../apps/server/src/db/client.ts';
+import { rowsOf } from '../apps/server/src/db/client.ts';
 import { knowledgeBases, knowledgeSources, tenants } from '../apps/server/src/db/schema/index.ts';
 import { keywordSearchSql, searchKeyword } from '../apps/server/src/modules/knowledge/retrieval/bm25.ts';
 import { indexChunks } from '../apps/server/src/modules/knowledge/retrieval/index-store.ts';
+import { openBenchDatabase } from './lib/database.mjs';
+import { random } from './lib/documents.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -37,18 +35,6 @@ const STOP_WORDS = (
   'will way about many then them would these so her has more could no into than its now my only over also ' +
   'after our just any most very us where while should through before here both those under same'
 ).split(' ');
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run loads the same corpus and queries. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let rand = random(20261123);
 const SYLLABLES = [
@@ -135,33 +121,6 @@ function tenantSizes(total) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (value) => `${value.toFixed(2)} ms`;
 
-async function open(driver) {
-  if (driver === 'pglite') {
-    const dir = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-retrieval-'));
-    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const baseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!baseUrl) throw new Error('set DATABASE_URL or TEST_DATABASE_URL for the postgres run');
-  const name = `omnibot_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    database,
-    async cleanup() {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
 async function load(db, total) {
   const sizes = tenantSizes(total);
   const corpus = [];
@@ -235,7 +194,7 @@ function queries(corpus) {
 async function run(driver, size) {
   // Reseeded per run: every driver gets the same corpus and the same queries for a size.
   rand = random(size);
-  const { database, cleanup } = await open(driver);
+  const { database, cleanup } = await openBenchDatabase(driver, 'omnibot-bench-retrieval-');
   try {
     const db = database.db;
     const { corpus, loadMs } = await load(db, size);

@@ -2,19 +2,16 @@
 // initial JavaScript size (from index.html, and as fetched by Chromium when it is installed).
 // Prints figures; never part of `npm test`.
 //   node bench/startup.mjs [--warm-runs N] [--no-build]
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { ROOT, ensureBuilt } from '../scripts/lib/build.mjs';
+import { startBuiltServer } from './lib/server.mjs';
 
-const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
 const CONSOLE_DIST = path.join(ROOT, 'apps/console/dist');
-const READY_TIMEOUT_MS = 120_000;
 const IDLE_SETTLE_MS = 2_000;
 
 const warmRunsArg = process.argv.indexOf('--warm-runs');
@@ -23,17 +20,6 @@ const WARM_RUNS = warmRunsArg > 0 ? Number(process.argv[warmRunsArg + 1]) : 3;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function rssKiB(pid) {
   try {
@@ -46,42 +32,19 @@ function rssKiB(pid) {
 
 /** Starts the server, returns the time from spawn to the first /readyz 200 and a stop function. */
 async function startTimed(dataDir) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-  delete env.DATABASE_URL;
-  delete env.PUBLIC_URL;
-  const log = [];
-  const started = performance.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk) => log.push(chunk));
-  }
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log.join('')}`);
-    if (performance.now() - started > READY_TIMEOUT_MS) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready within ${READY_TIMEOUT_MS} ms:\n${log.join('')}`);
-    }
-    try {
-      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) });
-      if (response.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(25);
-  }
-  const readyMs = performance.now() - started;
+  const server = await startBuiltServer({
+    dataDir,
+    publicUrl: false,
+    env: { LOG_LEVEL: 'info' },
+    pollMs: 25,
+  });
   const stop = async () => {
-    const stopping = performance.now();
-    child.kill('SIGTERM');
-    const code = await exited;
-    if (code !== 0) throw new Error(`server exited with ${code} after SIGTERM:\n${log.join('')}`);
-    return performance.now() - stopping;
+    const { exitCode, stopMs } = await server.stop();
+    if (exitCode !== 0)
+      throw new Error(`server exited with ${exitCode} after SIGTERM:\n${server.log.join('')}`);
+    return stopMs;
   };
-  return { pid: child.pid, url, readyMs, stop };
+  return { pid: server.pid, url: server.url, readyMs: server.readyMs, stop };
 }
 
 const gzipSizeOf = (url) => {

@@ -3,15 +3,14 @@
 // The tus time is end to end: every PATCH, then the server's sha256 + content sniffing + move into place.
 // Prints figures; never part of `npm test`.
 //   node bench/upload.mjs [--size-mb 200] [--runs 3] [--chunk-mb 1,32] [--no-build]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import * as tus from 'tus-js-client';
 import { ROOT } from '../scripts/lib/build.mjs';
+import { signIn, startBuiltServer, tusUpload } from './lib/server.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -22,22 +21,10 @@ const RUNS = Number(arg('runs', '3'));
 const CHUNKS_MB = arg('chunk-mb', '1,32').split(',').map(Number);
 const SIZE = SIZE_MB * 1_000_000;
 const MiB = 1024 * 1024;
-const ADMIN_EMAIL = 'bench@example.com';
-const ADMIN_PASSWORD = 'Bench-Upload-Passw0rd-2026';
+const ADMIN = { email: 'bench@example.com', password: 'Bench-Upload-Passw0rd-2026' };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function writeSource(file) {
   const handle = await open(file, 'w');
@@ -45,79 +32,6 @@ async function writeSource(file) {
     await handle.write(randomBytes(Math.min(4 * MiB, SIZE - written)));
   }
   await handle.close();
-}
-
-async function startServer(dataDir) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    FILE_MAX_BYTES: String(SIZE * 2),
-    TENANT_QUOTA_BYTES: String(SIZE * 10),
-  };
-  delete env.DATABASE_URL;
-  const log = [];
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(String(chunk)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${log.join('')}`);
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${log.join('')}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function signIn(url) {
-  const response = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-}
-
-function tusUpload(url, cookie, file, chunkSize, name) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    new tus.Upload(createReadStream(file, { highWaterMark: Math.min(chunkSize, 4 * MiB) }), {
-      endpoint: `${url}/v1/files/upload`,
-      uploadSize: SIZE,
-      chunkSize,
-      retryDelays: [],
-      headers: { cookie },
-      metadata: { filename: name, folder: 'bench' },
-      onSuccess: () => resolve(performance.now() - started),
-      onError: reject,
-    }).start();
-  });
 }
 
 function timeCp(source, target) {
@@ -139,9 +53,13 @@ const work = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-upload-'));
 const source = path.join(work, 'source.bin');
 try {
   await writeSource(source);
-  const server = await startServer(path.join(work, 'data'));
+  const server = await startBuiltServer({
+    dataDir: path.join(work, 'data'),
+    admin: ADMIN,
+    env: { FILE_MAX_BYTES: String(SIZE * 2), TENANT_QUOTA_BYTES: String(SIZE * 10) },
+  });
   try {
-    const cookie = await signIn(server.url);
+    const cookie = await signIn(server.url, ADMIN);
     const cpTimes = [];
     for (let run = 0; run < RUNS; run += 1) {
       const target = path.join(work, `copy-${run}.bin`);
@@ -159,7 +77,9 @@ try {
       const times = [];
       for (let run = 0; run < RUNS; run += 1) {
         const name = `upload-${chunkMb}-${run}.bin`;
-        times.push(await tusUpload(server.url, cookie, source, chunkMb * MiB, name));
+        const chunkSize = chunkMb * MiB;
+        const body = createReadStream(source, { highWaterMark: Math.min(chunkSize, 4 * MiB) });
+        times.push(await tusUpload(server.url, cookie, { body, size: SIZE, chunkSize, name }));
         const stored = await stat(path.join(work, 'data/files/tenants')).catch(() => null);
         if (!stored) throw new Error('nothing was stored');
         const removed = await fetch(`${server.url}/v1/files?path=bench/${encodeURIComponent(name)}`, {
