@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
-import { type IndexHit, loadIndex, searchIndex } from '../indexes/search';
+import { type IndexHit, type LoadedIndex, loadIndex, searchIndex } from '../indexes/search';
 import { matchQa, type QaMatch } from '../knowledge/retrieval/retrieval';
 import { modelsOfferedTo } from '../models/models.service';
 import { type ChatModel, type ChatRequest, modelFromRow, ProviderError } from '../models/providers';
@@ -55,6 +55,8 @@ export interface AnswerInput {
   /** The tenant asking; the RAG must be its own, and every statement is filtered by it. */
   tenantId: string;
   rag: RagRow;
+  /** The RAG's index as loadIndex reads it for the same tenant (null: not the tenant's), so it is not read twice. */
+  index?: LoadedIndex | null;
   question: string;
   /** Earlier turns, oldest first. */
   history: HistoryTurn[];
@@ -285,7 +287,11 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
   const started = performance.now();
   const language = answerLanguage(input.language ?? rag.language, input.question);
 
-  const index = await loadIndex(db, tenantId, rag.indexId);
+  const given = input.index;
+  const index =
+    given === null || (given?.row.tenantId === tenantId && given.row.id === rag.indexId)
+      ? given
+      : await loadIndex(db, tenantId, rag.indexId);
   const knowledgeBaseIds = index?.knowledgeBaseIds ?? [];
   const qa = index?.hasQa
     ? await matchQa(db, { tenantId, knowledgeBaseIds, question: input.question })

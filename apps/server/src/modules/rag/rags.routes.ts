@@ -25,7 +25,7 @@ import { actorId } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { answer, type AnswerDeps } from './rag-answer';
 import { presentRag } from './rags.presenter';
-import { createRag, deleteRag, getRag, getRagRow, listRags, updateRag } from './rags.service';
+import { createRag, deleteRag, getRag, getRagForAnswer, listRags, updateRag } from './rags.service';
 
 const errors = {
   400: ErrorBodySchema,
@@ -173,10 +173,11 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       },
       async (request, reply) => {
         const { principal } = actorOf(request);
-        const row = await getRagRow(db, principal, request.params.id);
+        const { rag, index } = await getRagForAnswer(db, principal, request.params.id);
         const input = {
           tenantId: principal.tenantId,
-          rag: row,
+          rag,
+          index,
           question: request.body.question,
           history: request.body.history,
           ...(request.body.language === undefined ? {} : { language: request.body.language }),
