@@ -929,6 +929,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
           }
         }
         // What was recorded of the answers names the tenant's own chunks only.
+        await t.app.ragAnswers.flush();
         const recorded = rowsOf<{ chunks: string }>(
           await t.database.db.execute(
             sql`select chunks::text as chunks from rag_answers where tenant_id = ${tenantIds[viewer.own]}`,

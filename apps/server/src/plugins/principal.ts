@@ -7,6 +7,7 @@ import { credentials, tenants, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
 import { credentialSecretMatches } from '../modules/accounts/credential-secrets';
+import { tenantFeaturesSql } from '../modules/tenancy/tenant-features';
 import { tenantUsableSql } from '../modules/tenancy/tenant-usable';
 
 /** A signed-in user (session cookie). */
@@ -40,6 +41,11 @@ export type Principal = UserPrincipal | CredentialPrincipal;
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /**
+     * The codes of the principal's tenant's current subscriptions, read in the statement that resolved the
+     * principal on this request (null until then); never carried over to another request.
+     */
+    tenantFeatures: readonly string[] | null;
   }
   interface FastifyContextConfig {
     /** The route stays open to a user who still has to replace a one-time password. */
@@ -55,15 +61,34 @@ const badCredential = () => new AppError(401, 'unauthenticated', 'Invalid API cr
 export const actorId = (principal: Principal) =>
   principal.kind === 'user' ? principal.userId : `credential:${principal.credentialId}`;
 
+/** The principal with the codes of its tenant's current subscriptions, read in the same statement. */
+export interface ResolvedPrincipal<P extends Principal> {
+  principal: P;
+  features: string[];
+}
+
 export async function resolveUserPrincipal(
   auth: Auth,
   db: Db,
   request: FastifyRequest,
 ): Promise<UserPrincipal | null> {
+  return (await resolveUser(auth, db, request))?.principal ?? null;
+}
+
+async function resolveUser(
+  auth: Auth,
+  db: Db,
+  request: FastifyRequest,
+): Promise<ResolvedPrincipal<UserPrincipal> | null> {
   const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
   if (!session) return null;
   const [row] = await db
-    .select({ user: users, tenantType: tenants.type, tenantUsable: tenantUsableSql(users.tenantId) })
+    .select({
+      user: users,
+      tenantType: tenants.type,
+      tenantUsable: tenantUsableSql(users.tenantId),
+      features: tenantFeaturesSql(users.tenantId),
+    })
     .from(users)
     .innerJoin(tenants, eq(tenants.tenantId, users.tenantId))
     .where(eq(users.id, session.user.id))
@@ -78,14 +103,17 @@ export async function resolveUserPrincipal(
     throw new AppError(403, AUTH_ERROR_CODES.userDisabled, AUTH_MESSAGES.userDisabled);
   }
   return {
-    kind: 'user',
-    userId: row.user.id,
-    email: row.user.email,
-    name: session.user.name,
-    tenantId: row.user.tenantId,
-    tenantType: row.tenantType,
-    role: row.user.role as Role,
-    mustChangePassword: row.user.mustChangePassword,
+    principal: {
+      kind: 'user',
+      userId: row.user.id,
+      email: row.user.email,
+      name: session.user.name,
+      tenantId: row.user.tenantId,
+      tenantType: row.tenantType,
+      role: row.user.role as Role,
+      mustChangePassword: row.user.mustChangePassword,
+    },
+    features: row.features,
   };
 }
 
@@ -95,6 +123,14 @@ export async function resolveCredentialPrincipal(
   db: Db,
   authorization: string,
 ): Promise<CredentialPrincipal> {
+  return (await resolveCredential(auth, db, authorization)).principal;
+}
+
+async function resolveCredential(
+  auth: Auth,
+  db: Db,
+  authorization: string,
+): Promise<ResolvedPrincipal<CredentialPrincipal>> {
   const match = /^Basic ([A-Za-z0-9+/]{1,600}={0,2})$/i.exec(authorization.trim());
   const encoded = match?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
@@ -107,6 +143,7 @@ export async function resolveCredentialPrincipal(
           credential: credentials,
           tenantType: tenants.type,
           tenantUsable: tenantUsableSql(credentials.tenantId),
+          features: tenantFeaturesSql(credentials.tenantId),
         })
         .from(credentials)
         .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
@@ -119,12 +156,15 @@ export async function resolveCredentialPrincipal(
   if (!row || !matches || secret.length === 0) throw badCredential();
   if (!row.tenantUsable) throw new AppError(403, 'auth/tenant-disabled', 'This organisation is deactivated.');
   return {
-    kind: 'credential',
-    credentialId: row.credential.id,
-    key: row.credential.key,
-    tenantId: row.credential.tenantId,
-    tenantType: row.tenantType,
-    role: 'administrator',
+    principal: {
+      kind: 'credential',
+      credentialId: row.credential.id,
+      key: row.credential.key,
+      tenantId: row.credential.tenantId,
+      tenantType: row.tenantType,
+      role: 'administrator',
+    },
+    features: row.features,
   };
 }
 
@@ -136,15 +176,19 @@ export function requirePrincipal(auth: Auth, db: Db, options: { credentials?: bo
   return async (request: FastifyRequest) => {
     const authorization = request.headers.authorization;
     if (options.credentials && authorization !== undefined) {
-      request.principal = await resolveCredentialPrincipal(auth, db, authorization);
+      const resolved = await resolveCredential(auth, db, authorization);
+      request.principal = resolved.principal;
+      request.tenantFeatures = resolved.features;
       return;
     }
-    const principal = await resolveUserPrincipal(auth, db, request);
-    if (!principal) throw noSession();
+    const resolved = await resolveUser(auth, db, request);
+    if (!resolved) throw noSession();
+    const { principal } = resolved;
     if (principal.mustChangePassword && !request.routeOptions.config.allowPendingPasswordChange) {
       throw new AppError(403, AUTH_ERROR_CODES.passwordChangeRequired, AUTH_MESSAGES.passwordChangeRequired);
     }
     request.principal = principal;
+    request.tenantFeatures = resolved.features;
   };
 }
 
@@ -164,4 +208,5 @@ export function sessionUser(request: FastifyRequest): UserPrincipal {
 
 export function registerPrincipal(app: FastifyInstance) {
   app.decorateRequest('principal', null);
+  app.decorateRequest('tenantFeatures', null);
 }

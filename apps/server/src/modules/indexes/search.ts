@@ -10,7 +10,12 @@ import {
   type IndexRow,
 } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
-import { searchKeyword, type KeywordHit } from '../knowledge/retrieval/retrieval';
+import {
+  searchKeyword,
+  searchKeywordWithSources,
+  type KeywordHit,
+  type KeywordSourceHit,
+} from '../knowledge/retrieval/retrieval';
 import { modelFromRow } from '../models/providers';
 import { searchVector, type VectorStrategy } from './vectors';
 import type { Passage } from '../rag/answer';
@@ -82,23 +87,40 @@ export interface LoadedIndex {
  * null when it is not the tenant's.
  */
 export async function loadIndex(db: Db, tenantId: string, indexId: string): Promise<LoadedIndex | null> {
-  const links = sql`select l.knowledge_base_id from ${indexKnowledgeBases} l
-    where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}`;
   const [found] = await db
-    .select({
-      row: indexes,
-      knowledgeBaseIds: sql<
-        string[]
-      >`coalesce((select array_agg(l.knowledge_base_id::text order by l.position)
-        from ${indexKnowledgeBases} l where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}), '{}'::text[])`,
-      hasQa: sql<boolean>`exists (select 1 from ${knowledgeQa} a
-        where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${links}))`,
-    })
+    .select({ row: indexes, ...loadedIndexColumns(tenantId) })
     .from(indexes)
     .where(and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId)));
   if (!found) return null;
   return { row: found.row, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) };
 }
+
+/**
+ * What loadIndex reads beside the index row, as columns of any select that includes `indexes` (a join that
+ * loads the index with another row in one statement); every subquery is filtered by the tenant.
+ */
+export function loadedIndexColumns(tenantId: string) {
+  const links = sql`select l.knowledge_base_id from ${indexKnowledgeBases} l
+    where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}`;
+  return {
+    knowledgeBaseIds: sql<string[]>`coalesce((select array_agg(l.knowledge_base_id::text order by l.position)
+        from ${indexKnowledgeBases} l where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}), '{}'::text[])`,
+    hasQa: sql<boolean>`exists (select 1 from ${knowledgeQa} a
+        where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${links}))`,
+  };
+}
+
+const indexHitOf = (hit: KeywordSourceHit): IndexHit => ({
+  chunkId: hit.chunkId,
+  sourceId: hit.sourceId,
+  knowledgeBaseId: hit.knowledgeBaseId,
+  text: hit.text,
+  score: hit.score,
+  title: hit.title,
+  url: hit.url,
+  headingPath: hit.headingPath,
+  page: hit.page ?? null,
+});
 
 /** Titles and links of the sources of some hits, read with the tenant filter. */
 export async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
@@ -213,7 +235,17 @@ export async function searchIndex(db: Db, input: IndexSearchInput): Promise<Inde
       mode = row.mode;
     }
   }
-  ranked ??= await keyword(topK);
+  if (!ranked) {
+    // Keyword alone: the sources' titles and links come in the search statement itself.
+    const found = await searchKeywordWithSources(db, {
+      tenantId: input.tenantId,
+      knowledgeBaseIds,
+      query: input.query,
+      topK,
+    });
+    const hits = found.filter((hit) => hit.score >= row.scoreThreshold).map(indexHitOf);
+    return { mode, hits, tookMs: performance.now() - started };
+  }
   const kept = ranked.filter((hit) => hit.score >= row.scoreThreshold);
   const hits = await withSources(db, input.tenantId, kept);
   return { mode, hits, tookMs: performance.now() - started };

@@ -98,6 +98,8 @@ function contextTitles(prompt: string): Map<number, string> {
 }
 
 async function recorded(id: string) {
+  // The answer route writes its answers after the reply.
+  await t.app.ragAnswers.flush();
   const [row] = await t.database.db.select().from(ragAnswers).where(eq(ragAnswers.id, id));
   return row;
 }
@@ -479,6 +481,7 @@ describe('tenant isolation', () => {
       }
     }
     // The other tenant's prompt context never carries this tenant's passages: every context block is its own.
+    await t.app.ragAnswers.flush();
     const leaked = rowsOf<{ n: number | string }>(
       await t.database.db.execute(sql`
         select count(*) as n from rag_answers a, jsonb_array_elements(a.chunks) c

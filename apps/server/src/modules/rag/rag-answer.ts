@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AnswerKind,
   type AnswerResult,
@@ -18,8 +19,9 @@ import {
   type RagRow,
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import type { AnswerRecorder } from './answer-recorder';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
-import { type IndexHit, loadIndex, searchIndex } from '../indexes/search';
+import { type IndexHit, type LoadedIndex, loadIndex, searchIndex } from '../indexes/search';
 import { matchQa, type QaMatch } from '../knowledge/retrieval/retrieval';
 import { modelsOfferedTo } from '../models/models.service';
 import { type ChatModel, type ChatRequest, modelFromRow, ProviderError } from '../models/providers';
@@ -43,6 +45,8 @@ export interface AnswerDeps {
   log: FastifyBaseLogger;
   /** Upper bound of one chat-model call, a stream included. */
   modelTimeoutMs: number;
+  /** Writes the answer after the reply instead of before it; without it the insert is awaited. */
+  recorder?: AnswerRecorder;
 }
 
 /** Where a streamed answer goes: text deltas, and a reset when the text shown so far must be dropped. */
@@ -55,6 +59,8 @@ export interface AnswerInput {
   /** The tenant asking; the RAG must be its own, and every statement is filtered by it. */
   tenantId: string;
   rag: RagRow;
+  /** The RAG's index as loadIndex reads it for the same tenant (null: not the tenant's), so it is not read twice. */
+  index?: LoadedIndex | null;
   question: string;
   /** Earlier turns, oldest first. */
   history: HistoryTurn[];
@@ -276,7 +282,8 @@ async function modelAnswer(
  * given. With hits, the RAG's chat model (while still offered to the tenant) answers from the rendered prompt
  * and its [n] citations become the sources; without a model, or when the model fails (error, timeout,
  * malformed stream), sentences of the best passages are the answer, with `model_error` saying why. Never throws
- * for a model failure. Every answer is stored in rag_answers with the chunks used and the stage timings.
+ * for a model failure. Every answer is stored in rag_answers with the chunks used and the stage timings
+ * (by `deps.recorder` after the reply when given).
  */
 export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<AnswerResult> {
   const { db } = deps;
@@ -285,7 +292,11 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
   const started = performance.now();
   const language = answerLanguage(input.language ?? rag.language, input.question);
 
-  const index = await loadIndex(db, tenantId, rag.indexId);
+  const given = input.index;
+  const index =
+    given === null || (given?.row.tenantId === tenantId && given.row.id === rag.indexId)
+      ? given
+      : await loadIndex(db, tenantId, rag.indexId);
   const knowledgeBaseIds = index?.knowledgeBaseIds ?? [];
   const qa = index?.hasQa
     ? await matchQa(db, { tenantId, knowledgeBaseIds, question: input.question })
@@ -386,27 +397,32 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
     generate_ms: round(generated - retrieved),
     total_ms: round(performance.now() - started),
   };
-  const [row] = await db
-    .insert(ragAnswers)
-    .values({
-      tenantId,
-      ragId: rag.id,
-      question: input.question,
-      answer: made.answer,
-      kind: made.kind,
-      fallback: made.fallback,
-      chunks: made.chunks,
-      retrieveMs: timings.retrieve_ms,
-      generateMs: timings.generate_ms,
-      totalMs: timings.total_ms,
-      modelErrorCode: made.modelError?.code ?? null,
-      channel: input.channel,
-      createdBy: input.actor,
-    })
-    .returning({ id: ragAnswers.id });
-  if (!row) throw new AppError(500, 'internal', 'The answer was not recorded.');
+  const record = {
+    tenantId,
+    ragId: rag.id,
+    question: input.question,
+    answer: made.answer,
+    kind: made.kind,
+    fallback: made.fallback,
+    chunks: made.chunks,
+    retrieveMs: timings.retrieve_ms,
+    generateMs: timings.generate_ms,
+    totalMs: timings.total_ms,
+    modelErrorCode: made.modelError?.code ?? null,
+    channel: input.channel,
+    createdBy: input.actor,
+  };
+  let id: string;
+  if (deps.recorder) {
+    id = randomUUID();
+    deps.recorder.record({ ...record, id });
+  } else {
+    const [row] = await db.insert(ragAnswers).values(record).returning({ id: ragAnswers.id });
+    if (!row) throw new AppError(500, 'internal', 'The answer was not recorded.');
+    id = row.id;
+  }
   return {
-    id: row.id,
+    id,
     answer: made.answer,
     kind: made.kind,
     sources: made.sources,

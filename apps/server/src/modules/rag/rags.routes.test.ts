@@ -1,12 +1,13 @@
 import { RAG_DEFAULTS, RagListSchema, RagSchema } from '@omnibot/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { prompts, ragAnswers, rags } from '../../db/schema';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { addKnowledgeBase, addTenant } from '../knowledge/retrieval/test-helpers';
+import { createAnswerRecorder } from './answer-recorder';
 import { makeChatModel, makeIndex, makeKnowledge, makePrompt } from './rags.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -365,6 +366,54 @@ describe('RAG isolation and refusals', () => {
     });
     expect(unknownRag.statusCode).toBe(404);
     expect(await fingerprint()).toBe(before);
+  });
+});
+
+describe('recording answers after the reply', () => {
+  it('writes the answer with the id the reply gave once the recorder is flushed', async () => {
+    const rag = await createRag(who.alice, { name: 'Recorded', index_id: refs.aIndex });
+    const response = await call('POST', `/v1/rags/${rag.id}/answer`, who.alice, { question: 'Is it kept?' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { id } = response.json<{ id: string }>();
+    await t.app.ragAnswers.flush();
+    const [row] = await t.database.db.select().from(ragAnswers).where(eq(ragAnswers.id, id));
+    expect(row).toMatchObject({ tenantId: ids.a, ragId: rag.id, question: 'Is it kept?', channel: 'api' });
+  });
+
+  it('loses only the row that cannot be written, logging it, and never throws', async () => {
+    const rag = await createRag(who.alice, { name: 'Batch', index_id: refs.aIndex });
+    const logged = vi.spyOn(t.app.log, 'error');
+    const recorder = createAnswerRecorder(t.database.db, t.app.log);
+    const row = (id: string, ragId: string) => ({
+      id,
+      tenantId: ids.a,
+      ragId,
+      question: 'q',
+      answer: 'a',
+      kind: 'fallback' as const,
+      fallback: true,
+      chunks: [],
+      retrieveMs: 1,
+      generateMs: 0,
+      totalMs: 1,
+      channel: 'api',
+      createdBy: null,
+    });
+    const good = '00000000-0000-4000-8000-00000000a001';
+    const orphan = '00000000-0000-4000-8000-00000000a002';
+    recorder.record(row(good, rag.id));
+    // Its RAG does not exist (deleted while the answer waited): the foreign key refuses it.
+    recorder.record(row(orphan, '00000000-0000-4000-8000-0000000000ff'));
+    await recorder.flush();
+    const written = await t.database.db
+      .select({ id: ragAnswers.id })
+      .from(ragAnswers)
+      .where(eq(ragAnswers.ragId, rag.id));
+    expect(written.map((r) => r.id)).toEqual([good]);
+    const [orphanRow] = await t.database.db.select().from(ragAnswers).where(eq(ragAnswers.id, orphan));
+    expect(orphanRow).toBeUndefined();
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockRestore();
   });
 });
 

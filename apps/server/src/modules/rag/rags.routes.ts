@@ -23,9 +23,10 @@ import { createSecretBox } from '../../lib/secret-box';
 import { requireFeatureCaller } from '../../plugins/feature-guard';
 import { actorId } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
+import { type AnswerRecorder, createAnswerRecorder } from './answer-recorder';
 import { answer, type AnswerDeps } from './rag-answer';
 import { presentRag } from './rags.presenter';
-import { createRag, deleteRag, getRag, getRagRow, listRags, updateRag } from './rags.service';
+import { createRag, deleteRag, getRag, getRagForAnswer, listRags, updateRag } from './rags.service';
 
 const errors = {
   400: ErrorBodySchema,
@@ -36,6 +37,13 @@ const errors = {
   429: ErrorBodySchema,
 };
 const tags = ['rags'];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Writes the answers of the answer route after their replies; `flush()` awaits what is pending. */
+    ragAnswers: AnswerRecorder;
+  }
+}
 
 /** One Server-Sent Event. */
 const sse = (event: AnswerStreamEvent, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -48,11 +56,16 @@ const principalKey = (request: FastifyRequest) =>
 export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
   const { db, env } = deps;
   const secret = await loadAuthSecret(db, env);
+  const recorder = createAnswerRecorder(db, app.log);
+  app.decorate('ragAnswers', recorder);
+  // Answers still waiting are written before the database goes.
+  app.addHook('onClose', () => recorder.flush());
   const answerDeps: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+    recorder,
   };
   const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
 
@@ -173,10 +186,11 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       },
       async (request, reply) => {
         const { principal } = actorOf(request);
-        const row = await getRagRow(db, principal, request.params.id);
+        const { rag, index } = await getRagForAnswer(db, principal, request.params.id);
         const input = {
           tenantId: principal.tenantId,
-          rag: row,
+          rag,
+          index,
           question: request.body.question,
           history: request.body.history,
           ...(request.body.language === undefined ? {} : { language: request.body.language }),

@@ -7,7 +7,7 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
-import { loadIndex } from '../indexes/search';
+import { type LoadedIndex, loadedIndexColumns, loadIndex } from '../indexes/search';
 import { modelsOfferedTo } from '../models/models.service';
 
 export const RAG_NOT_FOUND = 'RAG not found';
@@ -97,6 +97,29 @@ export async function getRagRow(db: Db, principal: Principal, id: string): Promi
     .limit(1);
   if (!row) throw notFound(RAG_NOT_FOUND);
   return row;
+}
+
+/**
+ * The tenant's RAG with its index as answering needs it (the index row, its knowledge bases and whether they
+ * hold Q&A pairs), in one statement; the index is null when it is not the tenant's. 404 for another tenant's RAG.
+ */
+export async function getRagForAnswer(
+  db: Db,
+  principal: Principal,
+  id: string,
+): Promise<{ rag: RagRow; index: LoadedIndex | null }> {
+  const { tenantId } = principal;
+  const [found] = await db
+    .select({ rag: rags, index: indexes, ...loadedIndexColumns(tenantId) })
+    .from(rags)
+    .leftJoin(indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, rags.indexId)))
+    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
+    .limit(1);
+  if (!found) throw notFound(RAG_NOT_FOUND);
+  const index = found.index
+    ? { row: found.index, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) }
+    : null;
+  return { rag: found.rag, index };
 }
 
 export async function getRag(db: Db, principal: Principal, id: string): Promise<StoredRag> {

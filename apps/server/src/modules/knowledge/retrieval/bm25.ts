@@ -13,6 +13,11 @@ export interface KeywordSearchInput {
   topK: number;
 }
 
+export interface KeywordSqlOptions {
+  /** Also selects each hit's source title and link (hits whose source is gone are dropped). */
+  withSources?: boolean;
+}
+
 export interface KeywordHit {
   chunkId: string;
   sourceId: string;
@@ -21,6 +26,12 @@ export interface KeywordHit {
   text: string;
   headingPath: string[];
   page: number | null;
+}
+
+/** A keyword hit with its source's title (its link, or 'Untitled', without one) and link (url or path). */
+export interface KeywordSourceHit extends KeywordHit {
+  title: string;
+  url: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,11 +65,31 @@ export async function searchKeyword(db: Db, input: KeywordSearchInput): Promise<
   return rowsOf<KeywordHit>(result).map((row) => ({ ...row, score: Number(row.score) }));
 }
 
+/**
+ * searchKeyword with each hit's source title and link read in the same statement (the tenant filter on the
+ * sources too); hits whose source is gone are dropped.
+ */
+export async function searchKeywordWithSources(
+  db: Db,
+  input: KeywordSearchInput,
+): Promise<KeywordSourceHit[]> {
+  const query = keywordSearchSql(input, { withSources: true });
+  if (!query) return [];
+  const result = await db.execute(query);
+  return rowsOf<KeywordSourceHit>(result).map((row) => ({ ...row, score: Number(row.score) }));
+}
+
 /** The statement searchKeyword sends, or null when nothing can match; exposed so benchmarks can EXPLAIN it. */
-export function keywordSearchSql(input: KeywordSearchInput): SQL | null {
+export function keywordSearchSql(input: KeywordSearchInput, options: KeywordSqlOptions = {}): SQL | null {
   const ids = usableIds(input.knowledgeBaseIds);
   const topK = Number.isFinite(input.topK) ? Math.min(Math.max(Math.trunc(input.topK), 1), MAX_TOP_K) : 10;
   if (ids.length === 0 || input.query.trim() === '') return null;
+  const sources = options.withSources
+    ? {
+        columns: sql`, coalesce(src.title, src.url, src.path, 'Untitled') as title, coalesce(src.url, src.path) as url`,
+        join: sql` join knowledge_sources src on src.id = ch.source_id and src.tenant_id = ${input.tenantId}`,
+      }
+    : { columns: sql``, join: sql`` };
   return sql`
     with kb as (
       select k.id, k.ts_config from knowledge_bases k
@@ -93,8 +124,8 @@ export function keywordSearchSql(input: KeywordSearchInput): SQL | null {
       limit ${topK}
     )
     select ch.id as "chunkId", ch.source_id as "sourceId", ch.knowledge_base_id as "knowledgeBaseId", s.score,
-      ch.text, ch.heading_path as "headingPath", ch.page
-    from scored s join knowledge_chunks ch on ch.id = s.chunk_id and ch.tenant_id = ${input.tenantId}
+      ch.text, ch.heading_path as "headingPath", ch.page${sources.columns}
+    from scored s join knowledge_chunks ch on ch.id = s.chunk_id and ch.tenant_id = ${input.tenantId}${sources.join}
     order by s.score desc, s.chunk_id
   `;
 }

@@ -4,8 +4,10 @@ export {
   MAX_TOP_K,
   keywordSearchSql,
   searchKeyword,
+  searchKeywordWithSources,
   type KeywordHit,
   type KeywordSearchInput,
+  type KeywordSourceHit,
 } from './bm25';
 export {
   deleteSourceChunks,
