@@ -37,6 +37,8 @@ export interface OpenAICompatibleServer {
   /** The answer of every chat completion; streamed in the pieces given, or word by word from a string. */
   reply: string | string[];
   dimensions: number;
+  /** Awaited for every request before it is answered, e.g. to look at the database between two calls. */
+  beforeAnswer: ((request: RecordedRequest) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startOpenAICompatibleServer(
     failure: 'none',
     reply: options.reply ?? 'The answer is 42 [1].',
     dimensions: options.dimensions ?? 64,
+    beforeAnswer: null,
     close: () => Promise.resolve(),
   };
 
@@ -100,7 +103,9 @@ export async function startOpenAICompatibleServer(
     void (async () => {
       const body = await readBody(request);
       const path = (request.url ?? '').replace(/^\/v1/u, '');
-      state.requests.push({ method: request.method ?? '', path, headers: request.headers, body });
+      const recorded = { method: request.method ?? '', path, headers: request.headers, body };
+      state.requests.push(recorded);
+      await state.beforeAnswer?.(recorded);
       const payload = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
 
       switch (state.failure) {
