@@ -1,6 +1,7 @@
 // Synthetic documents for the ingestion benchmark: a many-page PDF written byte by byte (as the ingestion
 // fixtures' make-fixtures.mjs writes its PDFs) and HTML pages of the same size, from deterministic
 // pseudo-random English-like text, so every run reads the same bytes.
+import { makePdf as writePdf } from '../../apps/server/src/modules/knowledge/ingest/fixtures/pdf-writer.mjs';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 export function random(seed) {
@@ -77,44 +78,9 @@ export function textWriter(seed) {
   };
 }
 
-const pdfString = (text) => `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
-
 /** A PDF whose pages are given as lines of text in Helvetica 11 pt, one text object per page. */
-export function makePdf(pages, title) {
-  const objects = [];
-  const add = (body) => objects.push(body) && objects.length;
-  const catalog = add('');
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const info = add(`<< /Title ${pdfString(title)} /Producer (omnibot bench) >>`);
-  const kids = [];
-  for (const lines of pages) {
-    const ops = ['BT', '/F1 11 Tf', '14 TL', '72 740 Td'];
-    for (const line of lines) ops.push(line === '' ? 'T*' : `${pdfString(line)} Tj T*`);
-    ops.push('ET');
-    const stream = ops.join('\n');
-    const content = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
-    kids.push(
-      add(
-        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`,
-      ),
-    );
-  }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] =
-    `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  let pdf = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(pdf, 'latin1'));
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(pdf, 'latin1');
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /Info ${info} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
-}
+export const makePdf = (pages, title) =>
+  writePdf(pages, title, { fontSize: 11, top: 740, producer: 'omnibot bench' });
 
 /** About `wordsPerPage` words on each of `pageCount` pages: a heading, then lines that fit the page width. */
 export function manyPagePdf(pageCount, wordsPerPage = 450, seed = 1) {
