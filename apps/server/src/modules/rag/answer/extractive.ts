@@ -60,10 +60,13 @@ const comparable = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
-/** The sentences of a passage worth quoting: headings, labels and fragments of a word or two are left out. */
-function quotableSentences(passage: Passage, language: string): string[] {
+/**
+ * The sentences of a passage worth quoting, each with its comparable form: headings, labels and fragments of a
+ * word or two are left out.
+ */
+function quotableSentences(passage: Passage, language: string): { text: string; key: string }[] {
   const labels = new Set([passage.title, ...passage.headingPath].map(comparable));
-  const out: string[] = [];
+  const out: { text: string; key: string }[] = [];
   for (const raw of splitSentences(passage.text, language)) {
     const isListItem = LIST_MARKER.test(raw);
     const sentence = raw
@@ -72,9 +75,10 @@ function quotableSentences(passage: Passage, language: string): string[] {
       .trim();
     const words = sentence.split(/\s+/).filter(Boolean).length;
     if (sentence.length < MIN_SENTENCE_CHARS || words < MIN_SENTENCE_WORDS) continue;
-    if (labels.has(comparable(sentence))) continue;
+    const key = comparable(sentence);
+    if (labels.has(key)) continue;
     if (!isListItem && !ENDS_LIKE_SENTENCE.test(sentence) && words <= HEADING_MAX_WORDS) continue;
-    out.push(sentence);
+    out.push({ text: sentence, key });
   }
   return out;
 }
@@ -129,9 +133,8 @@ export function extractiveAnswer(input: ExtractiveInput): ExtractiveAnswer | nul
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   passages.forEach((passage, p) => {
-    quotableSentences(passage, language).forEach((text, index) => {
+    quotableSentences(passage, language).forEach(({ text, key }, index) => {
       // Overlapping chunks repeat sentences; the better-ranked copy is kept.
-      const key = comparable(text);
       if (seen.has(key)) return;
       seen.add(key);
       candidates.push({ passage: p, source: passage, index, text, terms: terms(text, language), score: 0 });
