@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -6,8 +7,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths';
 import * as schema from './schema';
@@ -125,4 +126,41 @@ async function enableVector(db: Db): Promise<boolean> {
 /** Both drivers answer `execute` with an object holding `rows`; the shared type cannot say so. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
+}
+
+const preparedByDb = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A query built once per database and kept prepared under `name` (values given as `sql.placeholder`s at each
+ * run): a hot query skips drizzle's query building, and on PostgreSQL each connection parses it once. Only the
+ * query text is kept, never a result. `name` must be unique to the query.
+ */
+export function preparedQuery<T>(db: Db, name: string, build: (db: Db, name: string) => T): T {
+  let queries = preparedByDb.get(db);
+  if (!queries) {
+    queries = new Map();
+    preparedByDb.set(db, queries);
+  }
+  if (!queries.has(name)) queries.set(name, build(db, name));
+  return queries.get(name) as T;
+}
+
+const dialect = new PgDialect();
+const MAX_STATEMENT_NAMES = 200;
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs a raw statement as a named prepared statement (named by `prefix` and its text's hash), so PostgreSQL
+ * parses it once per connection instead of at every run; its values stay parameters. A statement whose text
+ * varies more than a few ways should use `db.execute`: past MAX_STATEMENT_NAMES texts they run unnamed.
+ */
+export async function executePrepared<T>(db: Db, prefix: string, query: SQL): Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES) {
+    name = `${prefix}_${createHash('sha1').update(built.sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(built.sql, name);
+  }
+  const result: unknown = await db._.session.prepareQuery(built, undefined, name, false).execute();
+  return rowsOf<T>(result);
 }

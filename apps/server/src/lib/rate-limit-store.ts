@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client';
+import { executePrepared, rowsOf, type Db } from '../db/client';
 
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */
@@ -30,7 +30,10 @@ export async function hitCounter(
   key: string,
   windowMs: number,
 ): Promise<RateLimitHit> {
-  const result = await db.execute(sql`
+  const [row] = await executePrepared<{ current: number | string; ttl: number | string }>(
+    db,
+    'rate_limit_hit',
+    sql`
     insert into rate_limit_counters as c (bucket, key, count, window_start, expires_at)
     select ${bucket}, ${storedKey(key)}, 1, now(), now() + make_interval(secs => ${windowMs}::double precision / 1000)
     from (select set_config('synchronous_commit', 'off', true)) as async_commit
@@ -39,8 +42,8 @@ export async function hitCounter(
       window_start = case when c.expires_at <= excluded.window_start then excluded.window_start else c.window_start end,
       expires_at = case when c.expires_at <= excluded.window_start then excluded.expires_at else c.expires_at end
     returning c.count as current,
-      greatest(0, ceil(extract(epoch from (c.expires_at - now())) * 1000))::integer as ttl`);
-  const [row] = rowsOf<{ current: number | string; ttl: number | string }>(result);
+      greatest(0, ceil(extract(epoch from (c.expires_at - now())) * 1000))::integer as ttl`,
+  );
   if (!row) throw new Error('rate-limit counter upsert returned no row');
   return { current: Number(row.current), ttl: Number(row.ttl) };
 }

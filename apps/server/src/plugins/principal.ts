@@ -1,8 +1,8 @@
 import { AUTH_ERROR_CODES, AUTH_MESSAGES, type Role } from '@omnibot/contracts';
 import { fromNodeHeaders } from 'better-auth/node';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client';
+import { type Db, preparedQuery } from '../db/client';
 import { credentials, tenants, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
@@ -138,17 +138,20 @@ async function resolveCredential(
   const key = colon > 0 ? decoded.slice(0, colon) : '';
   const secret = colon > 0 ? decoded.slice(colon + 1) : '';
   const [row] = /^[a-z0-9]{1,64}$/.test(key)
-    ? await db
-        .select({
-          credential: credentials,
-          tenantType: tenants.type,
-          tenantUsable: tenantUsableSql(credentials.tenantId),
-          features: tenantFeaturesSql(credentials.tenantId),
-        })
-        .from(credentials)
-        .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
-        .where(eq(credentials.key, key))
-        .limit(1)
+    ? await preparedQuery(db, 'credential_principal', (on, name) =>
+        on
+          .select({
+            credential: credentials,
+            tenantType: tenants.type,
+            tenantUsable: tenantUsableSql(credentials.tenantId),
+            features: tenantFeaturesSql(credentials.tenantId),
+          })
+          .from(credentials)
+          .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
+          .where(eq(credentials.key, sql.placeholder('key')))
+          .limit(1)
+          .prepare(name),
+      ).execute({ key })
     : [];
   const { secret: serverSecret } = await auth.$context;
   // The hash is computed and compared even for an unknown key, so both failures cost the same.

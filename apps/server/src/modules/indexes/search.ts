@@ -1,5 +1,5 @@
 import { RRF_K } from '@omnibot/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   indexKnowledgeBases,
@@ -99,7 +99,7 @@ export async function loadIndex(db: Db, tenantId: string, indexId: string): Prom
  * What loadIndex reads beside the index row, as columns of any select that includes `indexes` (a join that
  * loads the index with another row in one statement); every subquery is filtered by the tenant.
  */
-export function loadedIndexColumns(tenantId: string) {
+export function loadedIndexColumns(tenantId: string | Placeholder) {
   const links = sql`select l.knowledge_base_id from ${indexKnowledgeBases} l
     where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}`;
   return {

@@ -1,7 +1,7 @@
 import type { CreateRagBodySchema, RagListQuery, UpdateRagBodySchema } from '@omnibot/contracts';
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client';
+import { type Db, preparedQuery } from '../../db/client';
 import { indexes, models, prompts, type RagRow, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
@@ -108,13 +108,16 @@ export async function getRagForAnswer(
   principal: Principal,
   id: string,
 ): Promise<{ rag: RagRow; index: LoadedIndex | null }> {
-  const { tenantId } = principal;
-  const [found] = await db
-    .select({ rag: rags, index: indexes, ...loadedIndexColumns(tenantId) })
-    .from(rags)
-    .leftJoin(indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, rags.indexId)))
-    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
-    .limit(1);
+  const [found] = await preparedQuery(db, 'rag_for_answer', (on, name) => {
+    const tenantId = sql.placeholder('tenantId');
+    return on
+      .select({ rag: rags, index: indexes, ...loadedIndexColumns(tenantId) })
+      .from(rags)
+      .leftJoin(indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, rags.indexId)))
+      .where(and(eq(rags.tenantId, tenantId), eq(rags.id, sql.placeholder('id'))))
+      .limit(1)
+      .prepare(name);
+  }).execute({ tenantId: principal.tenantId, id });
   if (!found) throw notFound(RAG_NOT_FOUND);
   const index = found.index
     ? { row: found.index, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../../db/client';
+import { executePrepared, rowsOf, type Db } from '../../../db/client';
 import { storableText } from './safe-text';
 
 /** Textbook BM25 parameters: term-frequency saturation and length normalisation. */
@@ -75,8 +75,8 @@ export async function searchKeywordWithSources(
 ): Promise<KeywordSourceHit[]> {
   const query = keywordSearchSql(input, { withSources: true });
   if (!query) return [];
-  const result = await db.execute(query);
-  return rowsOf<KeywordSourceHit>(result).map((row) => ({ ...row, score: Number(row.score) }));
+  const rows = await executePrepared<KeywordSourceHit>(db, 'keyword_search', query);
+  return rows.map((row) => ({ ...row, score: Number(row.score) }));
 }
 
 /** The statement searchKeyword sends, or null when nothing can match; exposed so benchmarks can EXPLAIN it. */
