@@ -1,19 +1,12 @@
 import { type FeatureCode, SUBSCRIPTION_CATALOGUE } from '@omnibot/contracts';
-import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Db } from '../db/client';
 import type { Auth } from '../modules/auth/auth';
 import { subscriptions } from '../db/schema';
+import { isCurrentSubscriptionSql } from '../modules/tenancy/tenant-features';
 import { AppError } from '../lib/errors';
 import { requirePrincipal } from './principal';
-
-/** A subscription counts while it is active and now lies between starts_at and ends_at. */
-export const isCurrentSubscriptionSql = () =>
-  and(
-    eq(subscriptions.status, 'active'),
-    lte(subscriptions.startsAt, sql`now()`),
-    or(isNull(subscriptions.endsAt), gt(subscriptions.endsAt, sql`now()`)),
-  );
 
 /** Whether the tenant holds a current subscription with `code` (any code when none is given). */
 export async function tenantHoldsFeature(db: Db, tenantId: string, code?: string): Promise<boolean> {

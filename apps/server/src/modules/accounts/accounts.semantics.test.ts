@@ -649,6 +649,15 @@ describe('feature guard', () => {
     const allowed = await t.app.inject({ url: '/v1/test/omnirag-only', headers: { cookie: c.admin.cookie } });
     expect(allowed.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/v1/test/omnirag-only' })).statusCode).toBe(401);
+
+    // A subscription still "active" whose end date has passed no longer counts, from the next request on.
+    const ended = new Date(Date.now() - 60_000);
+    await t.database.db
+      .update(subscriptions)
+      .set({ endsAt: ended })
+      .where(and(eq(subscriptions.tenantId, c.account.tenant_id), eq(subscriptions.code, 'omnirag')));
+    const lapsed = await t.app.inject({ url: '/v1/test/omnirag-only', headers: { cookie: c.admin.cookie } });
+    expect(lapsed.statusCode).toBe(403);
   });
 });
 

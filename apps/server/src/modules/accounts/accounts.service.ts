@@ -15,7 +15,8 @@ import { shortId } from '../../lib/ids';
 import { theRow } from '../../lib/rows';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import type { Mailer } from '../../lib/mailer';
-import { isCurrentSubscriptionSql, tenantHoldsFeature } from '../../plugins/feature-guard';
+import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { isCurrentSubscriptionSql } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import {
