@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { knowledgeBases, knowledgeChunks } from './knowledge';
+import { inList, knowledgeBases, knowledgeChunks } from './knowledge';
 import { models } from './models';
 import { tenants } from './tenants';
 
@@ -21,8 +21,6 @@ export const INDEX_MODES = ['keyword', 'vector', 'hybrid'] as const;
 export type IndexModeValue = (typeof INDEX_MODES)[number];
 export const EMBEDDING_STATES = ['none', 'pending', 'embedding', 'ready', 'failed'] as const;
 export type EmbeddingStateValue = (typeof EMBEDDING_STATES)[number];
-
-const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
 
 /**
  * How a tenant retrieves from some of its knowledge bases: the mode, how many hits, the score below which hits

@@ -45,7 +45,8 @@ export interface CrawlSettings {
   exclude?: string[];
 }
 
-const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
+/** A check constraint's list of allowed text values, e.g. `'a', 'b'` (the values are the code's own constants). */
+export const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
 
 /** A named set of sources in one language; the language picks the text-search configuration. */
 export const knowledgeBases = pgTable(
