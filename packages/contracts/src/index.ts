@@ -14,3 +14,4 @@ export * from './qa-csv';
 export * from './masks';
 export * from './widget-config';
 export * from './bots';
+export * from './widget-api';

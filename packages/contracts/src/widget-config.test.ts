@@ -330,6 +330,7 @@ describe('provider secrets', () => {
         'liveAgent',
         'launcher',
         'masking',
+        'services',
         'titles',
         'welcome',
         'window',

@@ -94,11 +94,11 @@ const fontSize = (fallback: string) =>
     }, 'A font size is a whole number of pixels from 8px to 48px, for example 15px.')
     .default(fallback);
 
-const LANGUAGE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
+export const LANGUAGE_CODE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 const language = (fallback: string) =>
   safeString()
     .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE, 'A language is a code such as en, fr or pt-BR.')
+    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.')
     .default(fallback);
 
 const boundedNumber = (min: number, max: number, label: string, fallback: number) =>
@@ -540,6 +540,8 @@ export const PublicWidgetConfigSchema = z.object({
     voice: true,
   }),
   liveAgent: z.object({ enabled: z.boolean() }),
+  /** Which server services this bot offers; the widget hides translation and server voice when they are off. */
+  services: z.object({ translate: z.boolean(), tts: z.boolean() }),
   appearance: WidgetAppearanceSchema,
   feedback: WidgetFeedbackSchema,
   titles: WidgetTitlesSchema,
@@ -549,14 +551,23 @@ export const PublicWidgetConfigSchema = z.object({
 });
 export type PublicWidgetConfig = z.infer<typeof PublicWidgetConfigSchema>;
 
+export interface WidgetServices {
+  translate: boolean;
+  tts: boolean;
+}
+
 /** The public projection of a configuration: the only part of a bot's configuration a browser ever receives. */
-export function publicWidgetConfig(config: WidgetConfig): PublicWidgetConfig {
+export function publicWidgetConfig(
+  config: WidgetConfig,
+  services: WidgetServices = { translate: false, tts: false },
+): PublicWidgetConfig {
   return PublicWidgetConfigSchema.parse({
     identity: config.identity,
     language: config.language,
     welcome: config.welcome,
     behaviour: config.behaviour,
     liveAgent: { enabled: config.engines.enableliveagent },
+    services,
     appearance: config.appearance,
     feedback: config.feedback,
     titles: config.titles,

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { safeString } from './text';
+import { LANGUAGE_CODE } from './widget-config';
+
+/** The longest text a visitor may send, have translated or have read aloud; longer is refused with 413. */
+export const VISITOR_TEXT_MAX = 4000;
+export const FEEDBACK_COMMENT_MAX = 1000;
+/** A signed conversation token is well under this; anything longer is not one of ours. */
+export const CONVERSATION_TOKEN_MAX = 512;
+
+const botId = () => z.uuid('Unknown bot');
+const languageCode = () =>
+  safeString()
+    .max(35, 'A language code has at most 35 characters.')
+    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.');
+const conversationToken = () =>
+  z
+    .string('The conversation token is a string.')
+    .min(1, 'The conversation token is empty.')
+    .max(CONVERSATION_TOKEN_MAX, 'This is not a conversation token.');
+/**
+ * A visitor's text. The length limit is checked by the route first (413), so the schema only requires some text;
+ * the cap here stops a body that slipped past that check from reaching the engine.
+ */
+const visitorText = () =>
+  safeString()
+    .refine((value) => value.trim().length > 0, 'The text is empty.')
+    .refine(
+      (value) => value.length <= VISITOR_TEXT_MAX,
+      `The text is longer than ${VISITOR_TEXT_MAX} characters.`,
+    );
+
+/**
+ * A visitor's message to a bot. Without a conversation token the server starts a conversation and returns its token;
+ * a token is only ever issued by the server and is bound to one bot.
+ * Ask for `Accept: text/event-stream` to receive the answer as it is made.
+ */
+export const IntentBodySchema = z.strictObject({
+  botId: botId(),
+  conversationToken: conversationToken().optional(),
+  text: visitorText(),
+  /** The visitor's language; the bot's default language when left out. */
+  language: languageCode().optional(),
+});
+export type IntentBody = z.input<typeof IntentBodySchema>;
+
+/** A source a bot answer cites: what the widget shows as a link. */
+export const IntentSourceSchema = z.object({
+  n: z.number().int(),
+  title: z.string(),
+  url: z.string().nullable(),
+});
+export type IntentSource = z.infer<typeof IntentSourceSchema>;
+
+/** A bot message as the widget receives it; `id` is what feedback refers to. */
+export const IntentMessageSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+});
+export type IntentMessage = z.infer<typeof IntentMessageSchema>;
+
+export const IntentReplySchema = z.object({
+  conversationToken: z.string(),
+  /** The visitor's message as stored (masked when masking is on). */
+  visitorMessage: IntentMessageSchema,
+  messages: z.array(IntentMessageSchema),
+  sources: z.array(IntentSourceSchema),
+  /** True when the bot had no answer and gave its fallback text. */
+  fallback: z.boolean(),
+  /** True when the widget should offer a live agent. */
+  handoverOffered: z.boolean(),
+  /** The language the answer is in (after any translation). */
+  language: z.string(),
+});
+export type IntentReply = z.infer<typeof IntentReplySchema>;
+
+/**
+ * Events of the streaming variant, in order: `conversation` ({conversationToken, visitorMessage}) once, `delta`
+ * ({text}) as the answer is made, `reset` ({}) when what was streamed must be discarded (the answer fell back),
+ * then `reply` (an IntentReply) once, or `error` ({code, message}) instead.
+ */
+export const INTENT_STREAM_EVENTS = ['conversation', 'delta', 'reset', 'reply', 'error'] as const;
+export type IntentStreamEvent = (typeof INTENT_STREAM_EVENTS)[number];
+
+export const FEEDBACK_RATINGS = ['button1', 'button2', 'button3'] as const;
+export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
+
+/** A visitor's rating of one bot message of their own conversation; a later rating replaces an earlier one. */
+export const FeedbackBodySchema = z.strictObject({
+  botId: botId(),
+  conversationToken: conversationToken(),
+  messageId: z.uuid('Unknown message'),
+  rating: z.enum(FEEDBACK_RATINGS, `The rating is one of: ${FEEDBACK_RATINGS.join(', ')}.`),
+  comment: safeString()
+    .max(FEEDBACK_COMMENT_MAX, `The comment has at most ${FEEDBACK_COMMENT_MAX} characters.`)
+    .optional(),
+});
+export type FeedbackBody = z.input<typeof FeedbackBodySchema>;
+
+/** Detect a text's language and, with `target`, translate it. */
+export const LanguageBodySchema = z.strictObject({
+  botId: botId(),
+  conversationToken: conversationToken().optional(),
+  text: visitorText(),
+  target: languageCode().optional(),
+});
+export type LanguageBody = z.input<typeof LanguageBodySchema>;
+
+export const LanguageReplySchema = z.object({
+  /** The detected language of `text`. */
+  detected: z.string(),
+  /** `text` in the target language; the text unchanged without a target or when it already is in it. */
+  text: z.string(),
+  target: z.string().nullable(),
+});
+export type LanguageReply = z.infer<typeof LanguageReplySchema>;
+
+/** Audio (audio/mpeg) of a text read aloud in the bot's server voice. */
+export const TtsBodySchema = z.strictObject({
+  botId: botId(),
+  conversationToken: conversationToken().optional(),
+  text: visitorText(),
+  language: languageCode().optional(),
+});
+export type TtsBody = z.input<typeof TtsBodySchema>;
