@@ -73,3 +73,16 @@ export const BotListSchema = z.object({
 export type BotList = z.infer<typeof BotListSchema>;
 
 export const WidgetBotParamsSchema = z.object({ botId: z.string() });
+
+/** An origin (scheme://host[:port]) a bot's widget was loaded from, with when and how often. */
+export const BotOriginSchema = z.object({
+  origin: z.string(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  hits: z.number().int(),
+});
+export type BotOrigin = z.infer<typeof BotOriginSchema>;
+
+/** The origins that loaded a bot in the last 30 days, most recent first (at most 100). */
+export const BotOriginListSchema = z.object({ items: z.array(BotOriginSchema) });
+export type BotOriginList = z.infer<typeof BotOriginListSchema>;
