@@ -14,3 +14,4 @@ export * from './prompts';
 export * from './indexes';
 export * from './rags';
 export * from './bots';
+export * from './conversations';

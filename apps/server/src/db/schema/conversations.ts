@@ -1,0 +1,145 @@
+import type { FeedbackRating } from '@omnibot/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { bots } from './bots';
+import { tenants } from './tenants';
+
+/** A source a bot message cited, as stored with the message. */
+export interface StoredMessageSource {
+  n: number;
+  title: string;
+  url: string | null;
+  chunk_id: string | null;
+  source_id: string | null;
+  score: number | null;
+}
+
+/** How a bot message was made: the engine, its error in plain words, the stored RAG answer and the time it took. */
+export interface StoredMessageTrace {
+  engine: string;
+  error: { code: string; reason: string } | null;
+  answer_id: string | null;
+  ms: number;
+}
+
+/**
+ * A visitor's conversation with a bot. The id is only ever handed out inside a signed token, so a visitor can
+ * neither choose one nor name another's. `origin` is the host page the widget ran on.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    origin: text('origin'),
+    language: text('language').notNull(),
+    messageCount: integer('message_count').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('conversations_tenant_bot_started_idx').on(t.tenantId, t.botId, t.startedAt),
+    index('conversations_last_message_idx').on(t.lastMessageAt),
+  ],
+);
+
+/**
+ * One message of a conversation. Visitor text is stored after the bot's masking patterns were applied; bot
+ * messages keep the sources they cited, whether they were the fallback, and the trace of how they were made.
+ */
+export const conversationMessages = pgTable(
+  'conversation_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    role: text('role').$type<'visitor' | 'bot'>().notNull(),
+    text: text('text').notNull(),
+    language: text('language'),
+    fallback: boolean('fallback').notNull().default(false),
+    sources: jsonb('sources').$type<StoredMessageSource[]>().notNull().default([]),
+    trace: jsonb('trace').$type<StoredMessageTrace | null>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('conversation_messages_conversation_idx').on(t.conversationId, t.createdAt),
+    index('conversation_messages_tenant_bot_created_idx').on(t.tenantId, t.botId, t.createdAt),
+    check('conversation_messages_role_check', sql`${t.role} in ('visitor', 'bot')`),
+  ],
+);
+
+/** A visitor's rating of one bot message (one per message; a later rating replaces it). */
+export const messageFeedback = pgTable(
+  'message_feedback',
+  {
+    messageId: uuid('message_id')
+      .primaryKey()
+      .references(() => conversationMessages.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    rating: text('rating').$type<FeedbackRating>().notNull(),
+    /** Masked with the bot's patterns like visitor messages. */
+    comment: text('comment'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('message_feedback_tenant_bot_created_idx').on(t.tenantId, t.botId, t.createdAt),
+    check('message_feedback_rating_check', sql`${t.rating} in ('button1', 'button2', 'button3')`),
+  ],
+);
+
+/** The host-page origins a bot's widget was loaded from: first and last sighting and how often. */
+export const botOrigins = pgTable(
+  'bot_origins',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    hits: integer('hits').notNull().default(1),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.botId, t.origin] }),
+    index('bot_origins_tenant_bot_last_seen_idx').on(t.tenantId, t.botId, t.lastSeen),
+  ],
+);
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationMessageRow = typeof conversationMessages.$inferSelect;
+export type MessageFeedbackRow = typeof messageFeedback.$inferSelect;
