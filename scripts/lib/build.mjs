@@ -1,4 +1,4 @@
-// Builds the console and the server when their output is missing or older than their sources.
+// Builds the console, the widget and the server when their output is missing or older than their sources.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,18 @@ export const BUILD_TARGETS = [
       'apps/console/public',
       'apps/console/vite.config.ts',
       'apps/console/package.json',
+      'packages/contracts/src',
+    ],
+  },
+  {
+    workspace: '@omnibot/widget',
+    output: 'apps/widget/dist/widget.js',
+    sources: [
+      'apps/widget/src',
+      'apps/widget/index.html',
+      'apps/widget/vite.config.ts',
+      'apps/widget/vite.loader.config.ts',
+      'apps/widget/package.json',
       'packages/contracts/src',
     ],
   },
