@@ -40,7 +40,7 @@ export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
   }, [apiBase, botId, preview]);
 
   useEffect(() => {
-    if (!preview || window.parent === window) return;
+    if (!preview) return;
     const own = window.location.origin;
     const onMessage = (event: MessageEvent) => {
       // Only the console page that embeds this preview, on our own origin, may restyle it.

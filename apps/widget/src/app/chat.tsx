@@ -124,7 +124,8 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
 
   const postToHost = useCallback(
     (message: FrameToHostMessage) => {
-      if (hostOrigin !== null && window.parent !== window) window.parent.postMessage(message, hostOrigin);
+      // Outside a frame the parent is this window, and the browser drops a message for another origin.
+      if (hostOrigin !== null) window.parent.postMessage(message, hostOrigin);
     },
     [hostOrigin],
   );
@@ -141,7 +142,12 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
       if (!behaviour.speaker_enabled || mutedRef.current) return;
       const words = spokenText(text).slice(0, MESSAGE_TEXT_MAX);
       if (words === '') return;
-      if (behaviour.voice === 'native' || !services.tts || offline) {
+      if (
+        behaviour.voice === 'native' ||
+        !services.tts ||
+        offline ||
+        typeof URL.createObjectURL !== 'function'
+      ) {
         speakNatively(words, language);
         return;
       }

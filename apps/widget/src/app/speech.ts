@@ -52,7 +52,7 @@ export function stopSpeaking(win: Window = window): void {
 /** Plays audio from a URL; a browser that blocks autoplay just stays silent. */
 export function playAudio(url: string): HTMLAudioElement {
   const audio = new Audio(url);
-  audio.play().catch(() => undefined);
+  Promise.resolve(audio.play()).catch(() => undefined);
   return audio;
 }
 
