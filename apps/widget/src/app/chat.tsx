@@ -506,8 +506,8 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
         )}
         {welcome.welcomeMenu.length > 0 && (
           <ul className="ob-menu ob-welcome-menu" aria-label="Welcome menu">
-            {welcome.welcomeMenu.map((item) => (
-              <li key={item.label}>
+            {welcome.welcomeMenu.map((item, index) => (
+              <li key={index}>
                 <button type="button" className="ob-chip" onClick={() => send(item.text)}>
                   {item.label}
                 </button>
@@ -544,8 +544,8 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
       </div>
       {showSuggestions && (
         <ul className="ob-suggestions" aria-label="Suggestions">
-          {welcome.start_suggestions.map((suggestion) => (
-            <li key={suggestion}>
+          {welcome.start_suggestions.map((suggestion, index) => (
+            <li key={index}>
               <button type="button" className="ob-chip" onClick={() => send(suggestion)}>
                 {suggestion}
               </button>
@@ -562,8 +562,8 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
       )}
       {menuOpen && (
         <ul id={menuId} className="ob-menu ob-popup-menu" aria-label="Menu">
-          {welcome.popupMenu.map((item) => (
-            <li key={item.label}>
+          {welcome.popupMenu.map((item, index) => (
+            <li key={index}>
               <button type="button" className="ob-chip" onClick={() => send(item.text)}>
                 {item.label}
               </button>

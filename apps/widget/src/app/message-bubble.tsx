@@ -26,11 +26,11 @@ export function MessageBubble({ message, config, canRate, onRetry, onRate, onHan
       {message.role === 'bot' ? <Markdown text={message.text} /> : <p>{message.text}</p>}
       {message.sources.length > 0 && (
         <ul className="ob-sources" aria-label="Sources">
-          {message.sources.map((source) => {
+          {message.sources.map((source, index) => {
             const href = source.url === null ? null : safeHref(source.url);
             const label = `[${String(source.n)}] ${source.title}`;
             return (
-              <li key={`${String(source.n)}:${source.title}`}>
+              <li key={index}>
                 {href === null ? (
                   label
                 ) : (
