@@ -178,6 +178,24 @@ describe('the loader', () => {
     expect(frame.style.display).toBe('none');
   });
 
+  it('tells the host page about a hand-over and closes when the chat asks (Esc or its close button)', async () => {
+    const widget = await load('plain');
+    const handover = vi.fn();
+    const closed = vi.fn();
+    api()('on', 'handover', handover);
+    api()('on', 'close', closed);
+    api()('on', 'unknown-event', handover);
+    api()('open');
+    const frame = widget.frame();
+    if (!frame) throw new Error('no frame');
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'handover' });
+    expect(handover).toHaveBeenCalledTimes(1);
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'close' });
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(frame.style.display).toBe('none');
+    expect(widget.root.activeElement).toBe(widget.button());
+  });
+
   it('holds send and setLanguage until the frame is ready, then posts them to the server origin only', async () => {
     const widget = await load('plain');
     api()('send', 'Where is my order?');
