@@ -61,8 +61,11 @@ export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
         This assistant is not available right now. Please try again later.
       </p>
     );
+  const { language, behaviour } = load.config;
   return (
     <Chat
+      // Settings the chat only reads when it starts (language, muted) restart the preview when they change.
+      key={preview ? `${language.default_language}:${String(behaviour.muted)}` : botId}
       apiBase={apiBase}
       botId={botId}
       hostOrigin={preview ? null : hostOrigin}

@@ -87,4 +87,12 @@ describe('the console live preview', () => {
     expect(await within(screen.getByRole('log')).findByText(PREVIEW_NOTE)).toBeTruthy();
     expect(sessionStorage.length).toBe(0);
   });
+
+  it('restarts with a new default language or muted setting', () => {
+    renderPreview();
+    post(previewOf({ language: { default_language: 'en' } }));
+    expect(screen.getByRole('log').closest('[lang]')?.getAttribute('lang')).toBe('en');
+    post(previewOf({ language: { default_language: 'de' } }));
+    expect(screen.getByRole('log').closest('[lang]')?.getAttribute('lang')).toBe('de');
+  });
 });
