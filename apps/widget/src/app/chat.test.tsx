@@ -314,6 +314,15 @@ describe('feedback', () => {
     expect(screen.queryByText(/not sent/)).toBeNull();
   });
 
+  it('says so when feedback could not be recorded, leaving the answer unrated', async () => {
+    renderApp(bot({}, { feedbackRefusal: 429 }));
+    await say('Rate me');
+    const ratings = within(await screen.findByRole('group', { name: 'Rate this answer' }));
+    fireEvent.click(ratings.getByRole('button', { name: 'Helpful' }));
+    expect(await screen.findByText('Your feedback was not sent. Please try again.')).toBeTruthy();
+    expect(ratings.getByRole('button', { name: 'Helpful' }).getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('offers no comment box when comments are off, and no buttons when feedback is off', async () => {
     renderApp(bot({ feedback: { enableComment: false } }));
     await say('One');

@@ -43,6 +43,8 @@ export interface TestBot {
   services?: WidgetServices;
   /** The next answers, in order; when empty, the bot echoes "You said: <text>". */
   answers?: Answer[];
+  /** Refuse feedback with this status (429, say) instead of checking and accepting it. */
+  feedbackRefusal?: number;
   /** Status of POST /v1/tts (200 gives a few bytes of audio). */
   ttsStatus?: number;
 }
@@ -165,6 +167,9 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
       if (request.method === 'POST' && path === '/v1/feedback') {
         const parsed = FeedbackBodySchema.safeParse(body);
         if (!parsed.success) return json(400, { code: 'validation', message: parsed.error.message });
+        const refusal = bots[parsed.data.botId]?.feedbackRefusal;
+        if (refusal !== undefined)
+          return json(refusal, { code: 'widget/rate-limited', message: 'Slow down.' });
         const conversation = conversations.get(parsed.data.conversationToken);
         if (conversation?.botId !== parsed.data.botId)
           return json(403, { code: 'widget/invalid-conversation', message: 'Not your conversation.' });
