@@ -32,7 +32,13 @@ function initialAssets(appDir) {
   };
 }
 
-const loader = gzipSize(path.join(WIDGET_DIST, 'widget.js'));
+const LOADER_FILE = path.join(WIDGET_DIST, 'widget.js');
+const loader = gzipSize(LOADER_FILE);
+// The server writes a bot's boot data over this placeholder: exactly one copy, in a quoted string.
+const BOOT_TOKEN = '__OMNIBOT_BOOT__';
+const loaderText = readFileSync(LOADER_FILE, 'utf8');
+const bootPlaceholderOk =
+  loaderText.split(BOOT_TOKEN).length === 2 && /(['"])__OMNIBOT_BOOT__\1/.test(loaderText);
 const { js, css } = initialAssets(path.join(WIDGET_DIST, 'app'));
 const appJs = js.reduce((sum, file) => sum + gzipSize(file), 0);
 const appCss = css.reduce((sum, file) => sum + gzipSize(file), 0);
@@ -48,4 +54,5 @@ for (const [name, size, budget] of rows) {
   const verdict = budget === null ? '' : `budget ${kib(budget)} ${size <= budget ? 'OK' : 'OVER'}`;
   console.log(`  ${name.padEnd(24)} ${kib(size).padStart(11)}  ${verdict}`.trimEnd());
 }
-if (loader > LOADER_BUDGET || appJs + appCss > APP_BUDGET) process.exitCode = 1;
+console.log(`  boot placeholder ${bootPlaceholderOk ? 'once, quoted: OK' : 'MISSING, REPEATED OR UNQUOTED'}`);
+if (loader > LOADER_BUDGET || appJs + appCss > APP_BUDGET || !bootPlaceholderOk) process.exitCode = 1;

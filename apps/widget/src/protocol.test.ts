@@ -1,3 +1,4 @@
+import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   EVENT_TEXT_MAX,
@@ -5,6 +6,7 @@ import {
   PROTOCOL_SOURCE,
   parseFrameMessage,
   parseHostMessage,
+  parsePreviewMessage,
 } from './protocol';
 
 const source = PROTOCOL_SOURCE;
@@ -67,5 +69,33 @@ describe('messages from the host page', () => {
     { source: 'omnibot', type: 'send', text: 'Hi' },
   ])('refuses %j', (data) => {
     expect(parseHostMessage(data)).toBeNull();
+  });
+});
+
+describe('parsePreviewMessage', () => {
+  const config = publicWidgetConfig(WidgetConfigSchema.parse({}));
+  const valid = { source: PROTOCOL_SOURCE, type: 'previewConfig', config, colorScheme: 'dark' };
+
+  it('accepts a full public configuration with a light or dark scheme', () => {
+    expect(parsePreviewMessage(valid)).toEqual(valid);
+    expect(parsePreviewMessage({ ...valid, colorScheme: 'light' })?.colorScheme).toBe('light');
+  });
+
+  it.each([
+    ['another source', { ...valid, source: 'other' }],
+    ['an unknown scheme', { ...valid, colorScheme: 'auto' }],
+    ['an extra key', { ...valid, botId: 'x' }],
+    ['no configuration', { ...valid, config: null }],
+    ['a missing group', { ...valid, config: { ...config, titles: undefined } }],
+    [
+      'a text that is not a string',
+      { ...valid, config: { ...config, identity: { ...config.identity, botName: 5 } } },
+    ],
+    [
+      'a menu that is not a list',
+      { ...valid, config: { ...config, welcome: { ...config.welcome, popupMenu: 'x' } } },
+    ],
+  ])('refuses %s', (_, message) => {
+    expect(parsePreviewMessage(message)).toBeNull();
   });
 });

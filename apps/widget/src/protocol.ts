@@ -85,3 +85,67 @@ export function parseFrameMessage(data: unknown): FrameToHostMessage | null {
       return null;
   }
 }
+
+/** What the console's live preview posts to a widget opened with `?preview=1`. */
+export interface PreviewConfigMessage {
+  source: typeof PROTOCOL_SOURCE;
+  type: 'previewConfig';
+  config: PublicWidgetConfig;
+  colorScheme: 'light' | 'dark';
+}
+
+const CONFIG_GROUPS = [
+  'identity',
+  'language',
+  'welcome',
+  'behaviour',
+  'liveAgent',
+  'services',
+  'appearance',
+  'feedback',
+  'titles',
+  'masking',
+  'launcher',
+  'window',
+] as const;
+
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The preview configuration, or null when the message is not one. The console builds it from the same contract
+ * and only a same-origin parent is listened to, so the check is of shape: every group present, the texts the
+ * chat draws strings and its lists arrays.
+ */
+export function parsePreviewMessage(data: unknown): PreviewConfigMessage | null {
+  const fields = envelope(data);
+  if (fields === null || fields.type !== 'previewConfig' || !hasOnlyKeys(fields, ['config', 'colorScheme']))
+    return null;
+  const { config, colorScheme } = fields;
+  if (colorScheme !== 'light' && colorScheme !== 'dark') return null;
+  if (!isFields(config) || !CONFIG_GROUPS.every((group) => isFields(config[group]))) return null;
+  const group = (name: (typeof CONFIG_GROUPS)[number]) => config[name] as Fields;
+  const strings = (name: (typeof CONFIG_GROUPS)[number], keys: string[]) =>
+    keys.every((key) => typeof group(name)[key] === 'string');
+  const welcome = group('welcome');
+  if (
+    !strings('identity', ['botName', 'description', 'avatarUri']) ||
+    !strings('welcome', ['welcomeText']) ||
+    !strings('titles', ['inputTitle', 'sendTitle', 'muteTitle', 'unMuteTitle']) ||
+    !strings('feedback', ['button1Text', 'button2Text', 'button3Text', 'disclaimer']) ||
+    !strings('language', ['default_language']) ||
+    !['welcomeMenu', 'popupMenu', 'start_suggestions'].every((key) => Array.isArray(welcome[key])) ||
+    !Array.isArray(group('masking').patterns) ||
+    !isFields(group('appearance').userBubble) ||
+    !isFields(group('appearance').botBubble) ||
+    !isFields(group('appearance').button) ||
+    !isFields(group('appearance').bubble)
+  )
+    return null;
+  return {
+    source: PROTOCOL_SOURCE,
+    type: 'previewConfig',
+    config: config as unknown as PublicWidgetConfig,
+    colorScheme,
+  };
+}

@@ -19,6 +19,7 @@ if (root !== null) {
         apiBase={window.location.origin}
         botId={params.get('bot') ?? ''}
         hostOrigin={hostOriginOf(params.get('host'))}
+        preview={params.get('preview') === '1'}
       />
     </StrictMode>,
   );

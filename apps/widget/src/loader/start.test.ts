@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_SOURCE } from '../protocol';
+import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { startConfigServer, type ConfigServer } from '../test/config-server';
 import { startLoader, type OmnibotApi } from './start';
 
@@ -40,7 +41,7 @@ async function load(bot: string) {
   const script = document.createElement('script');
   script.setAttribute('src', `${server.origin}/widget.js`);
   script.setAttribute('data-bot', bot);
-  await startLoader(script, host);
+  await startLoader(script, null, host);
   const root = document.querySelector(`[data-omnibot="${bot}"]`)?.shadowRoot;
   if (!root) throw new Error('The loader drew no shadow root.');
   const part = <T extends Element>(selector: string) => root.querySelector<T>(selector);
@@ -177,6 +178,24 @@ describe('the loader', () => {
     expect(frame.style.display).toBe('none');
   });
 
+  it('tells the host page about a hand-over and closes when the chat asks (Esc or its close button)', async () => {
+    const widget = await load('plain');
+    const handover = vi.fn();
+    const closed = vi.fn();
+    api()('on', 'handover', handover);
+    api()('on', 'close', closed);
+    api()('on', 'unknown-event', handover);
+    api()('open');
+    const frame = widget.frame();
+    if (!frame) throw new Error('no frame');
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'handover' });
+    expect(handover).toHaveBeenCalledTimes(1);
+    fromFrame(frame, { source: PROTOCOL_SOURCE, type: 'close' });
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(frame.style.display).toBe('none');
+    expect(widget.root.activeElement).toBe(widget.button());
+  });
+
   it('holds send and setLanguage until the frame is ready, then posts them to the server origin only', async () => {
     const widget = await load('plain');
     api()('send', 'Where is my order?');
@@ -199,7 +218,7 @@ describe('the loader', () => {
     delete host.Omnibot;
     const script = document.createElement('script');
     script.setAttribute('src', `${server.origin}/widget.js`);
-    await startLoader(script, host);
+    await startLoader(script, null, host);
     expect(host.Omnibot).toBeUndefined();
   });
 
@@ -207,7 +226,42 @@ describe('the loader', () => {
     const script = document.createElement('script');
     script.setAttribute('src', 'http://127.0.0.1:9/widget.js');
     script.setAttribute('data-bot', 'plain');
-    await expect(startLoader(script, host)).resolves.toBeUndefined();
+    await expect(startLoader(script, null, host)).resolves.toBeUndefined();
     expect(document.querySelector('[data-omnibot]')).toBeNull();
+  });
+
+  it('draws the launcher at once from boot data for its bot, with no configuration request', () => {
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=booted`);
+    script.setAttribute('data-bot', 'booted');
+    const config = publicWidgetConfig(
+      WidgetConfigSchema.parse({ launcher: { closeText: 'Booted', position: 'left' } }),
+    );
+    const before = server.requests.length;
+    void startLoader(script, { botId: 'booted', config }, host);
+    // Synchronously: nothing was awaited before drawing.
+    const button = document.querySelector('[data-omnibot="booted"]')?.shadowRoot?.querySelector('.b');
+    expect(button?.getAttribute('aria-label')).toBe('Booted');
+    expect(server.requests.length).toBe(before);
+    api()('open');
+    expect(document.querySelector('[data-omnibot-frame="booted"]')).not.toBeNull();
+  });
+
+  it('takes the bot from the script URL when data-bot is absent', async () => {
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=plain`);
+    await startLoader(script, null, host);
+    expect(document.querySelector('[data-omnibot="plain"]')).not.toBeNull();
+  });
+
+  it('ignores boot data written for another bot and fetches the configuration of data-bot', async () => {
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js`);
+    script.setAttribute('data-bot', 'styled');
+    const other = publicWidgetConfig(WidgetConfigSchema.parse({ launcher: { closeText: 'Other bot' } }));
+    await startLoader(script, { botId: 'plain', config: other }, host);
+    const button = document.querySelector('[data-omnibot="styled"]')?.shadowRoot?.querySelector('.b');
+    expect(button?.getAttribute('aria-label')).toBe('Chat with us');
+    expect(server.requests).toContain('GET /v1/widget/styled/config');
   });
 });

@@ -1,5 +1,6 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
 import { PROTOCOL_SOURCE, parseFrameMessage, type HostToFrameMessage } from '../protocol';
+import type { LoaderBoot } from './boot';
 
 /** Below this viewport width the chat window covers the whole screen. */
 export const FULL_SCREEN_BELOW_PX = 768;
@@ -29,22 +30,31 @@ const STYLE =
   '.b img{width:100%;height:100%;object-fit:cover}' +
   '.i{margin:0;max-width:240px;padding:8px 12px;border-radius:12px;background:#fff;color:#1a1b1e;box-shadow:0 2px 12px #0003}';
 
-/** The script's bot id and the origin it was served from (the server the chat app and config come from). */
+/**
+ * The script's bot id (data-bot, else the `bot` of its URL) and the origin it was served from (the server the chat
+ * app and config come from).
+ */
 export function scriptTarget(
   script: Element | null,
   baseUrl: string,
 ): { botId: string; origin: string } | null {
-  const botId = script?.getAttribute('data-bot') ?? '';
   const src = script?.getAttribute('src') ?? '';
-  if (botId === '' || !URL.canParse(src, baseUrl)) return null;
-  return { botId, origin: new URL(src, baseUrl).origin };
+  if (!URL.canParse(src, baseUrl)) return null;
+  const url = new URL(src, baseUrl);
+  const botId = script?.getAttribute('data-bot') || url.searchParams.get('bot') || '';
+  return botId === '' ? null : { botId, origin: url.origin };
 }
 
 /**
- * Reads the bot from the loader's script tag, fetches its public configuration, draws the launcher in a shadow
- * root and replaces `window.Omnibot` with the real API (running the calls the stub queued, in order).
+ * Reads the bot from the loader's script tag, takes its public configuration from the boot data the server
+ * embedded (drawing at once) or else fetches it, draws the launcher in a shadow root and replaces
+ * `window.Omnibot` with the real API (running the calls the stub queued, in order).
  */
-export async function startLoader(script: Element | null, win: HostWindow = window): Promise<void> {
+export async function startLoader(
+  script: Element | null,
+  boot: LoaderBoot | null = null,
+  win: HostWindow = window,
+): Promise<void> {
   const doc = win.document;
   const target = scriptTarget(script, doc.baseURI);
   if (target === null) return;
@@ -64,10 +74,13 @@ export async function startLoader(script: Element | null, win: HostWindow = wind
   win.Omnibot = api;
 
   // An unknown or disabled bot, or an unreachable server, leaves the page as it was: no launcher, no error.
-  const loaded = await fetch(`${origin}/v1/widget/${encodeURIComponent(botId)}/config`).then(
-    (response) => (response.ok ? (response.json() as Promise<PublicWidgetConfig>) : null),
-    () => null,
-  );
+  const loaded =
+    boot?.botId === botId
+      ? boot.config
+      : await fetch(`${origin}/v1/widget/${encodeURIComponent(botId)}/config`).then(
+          (response) => (response.ok ? (response.json() as Promise<PublicWidgetConfig>) : null),
+          () => null,
+        );
   if (loaded === null) return;
 
   const host = doc.createElement('div');

@@ -1,0 +1,19 @@
+import type { FeedbackRating, IntentSource } from '@omnibot/contracts';
+
+/** One bubble of the conversation as the chat app keeps it. */
+export interface ChatMessage {
+  /** Local key, stable across renders and reloads. */
+  key: string;
+  /** The server's message id (what feedback refers to); absent until the server has stored it. */
+  id?: string;
+  role: 'user' | 'bot';
+  text: string;
+  /** `notice`: written by the widget itself (for instance "no agent is available"), never sent or rated. */
+  status: 'sending' | 'streaming' | 'sent' | 'failed' | 'notice';
+  /** Why a visitor message failed, in plain words. */
+  error?: string;
+  sources: IntentSource[];
+  /** The bot offered a live agent with this answer. */
+  handoverOffered?: boolean;
+  feedback?: FeedbackRating;
+}

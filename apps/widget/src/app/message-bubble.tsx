@@ -1,0 +1,146 @@
+import type { FeedbackRating, PublicWidgetConfig } from '@omnibot/contracts';
+import { useId, useState, type FormEvent } from 'react';
+import type { ChatMessage } from './chat-types';
+import { Markdown, safeHref } from './markdown';
+
+export const TALK_TO_AGENT = 'Talk to an agent';
+
+interface BubbleProps {
+  message: ChatMessage;
+  config: PublicWidgetConfig;
+  /** Whether this answer can be rated (a stored bot answer while feedback is on). */
+  canRate: boolean;
+  onRetry: () => void;
+  onRate: (rating: FeedbackRating, comment?: string) => Promise<void>;
+  onHandover: () => void;
+}
+
+/** One message: Markdown for the bot, plain text for the visitor, with sources, feedback and retry. */
+export function MessageBubble({ message, config, canRate, onRetry, onRate, onHandover }: BubbleProps) {
+  const streaming = message.status === 'streaming';
+  return (
+    <div
+      className={`ob-message ob-${message.role}${message.status === 'failed' ? ' ob-unsent' : ''}`}
+      aria-busy={streaming || message.status === 'sending'}
+    >
+      {message.role === 'bot' ? <Markdown text={message.text} /> : <p>{message.text}</p>}
+      {message.sources.length > 0 && (
+        <ul className="ob-sources" aria-label="Sources">
+          {message.sources.map((source, index) => {
+            const href = source.url === null ? null : safeHref(source.url);
+            const label = `[${String(source.n)}] ${source.title}`;
+            return (
+              <li key={index}>
+                {href === null ? (
+                  label
+                ) : (
+                  <a href={href} target="_blank" rel="noopener noreferrer">
+                    {label}
+                  </a>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {message.handoverOffered === true && (
+        <button type="button" className="ob-link-button" onClick={onHandover}>
+          {TALK_TO_AGENT}
+        </button>
+      )}
+      {message.status === 'failed' && (
+        <p className="ob-failed" role="alert">
+          {message.error ?? 'Not sent.'}{' '}
+          <button type="button" className="ob-link-button" onClick={onRetry}>
+            Retry
+          </button>
+        </p>
+      )}
+      {canRate && <Feedback message={message} config={config} onRate={onRate} />}
+    </div>
+  );
+}
+
+const RATINGS: FeedbackRating[] = ['button1', 'button2', 'button3'];
+
+function Feedback({
+  message,
+  config,
+  onRate,
+}: {
+  message: ChatMessage;
+  config: PublicWidgetConfig;
+  onRate: BubbleProps['onRate'];
+}) {
+  const { feedback } = config;
+  const [state, setState] = useState<'idle' | 'saving' | 'failed' | 'thanked'>('idle');
+  const [comment, setComment] = useState('');
+  const commentId = useId();
+  const disclaimerId = useId();
+  const labels: Record<FeedbackRating, string> = {
+    button1: feedback.button1Text,
+    button2: feedback.button2Text,
+    button3: feedback.button3Text,
+  };
+
+  const rate = (rating: FeedbackRating, text?: string) => {
+    setState('saving');
+    onRate(rating, text).then(
+      () => setState(text === undefined ? 'idle' : 'thanked'),
+      () => setState('failed'),
+    );
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = comment.trim();
+    if (message.feedback !== undefined && text !== '') rate(message.feedback, text);
+  };
+
+  return (
+    <div className="ob-feedback">
+      <div role="group" aria-label="Rate this answer" className="ob-ratings">
+        {RATINGS.filter((rating) => labels[rating] !== '').map((rating) => (
+          <button
+            key={rating}
+            type="button"
+            className="ob-rating"
+            aria-pressed={message.feedback === rating}
+            disabled={state === 'saving'}
+            onClick={() => rate(rating)}
+          >
+            {labels[rating]}
+          </button>
+        ))}
+      </div>
+      {message.feedback !== undefined && feedback.enableComment && state !== 'thanked' && (
+        <form className="ob-comment" onSubmit={submit}>
+          <label htmlFor={commentId}>Comment (optional)</label>
+          <textarea
+            id={commentId}
+            value={comment}
+            maxLength={1000}
+            rows={2}
+            aria-describedby={feedback.disclaimer === '' ? undefined : disclaimerId}
+            onChange={(event) => setComment(event.target.value)}
+          />
+          {feedback.disclaimer !== '' && (
+            <p id={disclaimerId} className="ob-disclaimer">
+              {feedback.disclaimer}
+            </p>
+          )}
+          <button type="submit" className="ob-rating" disabled={comment.trim() === '' || state === 'saving'}>
+            Send comment
+          </button>
+        </form>
+      )}
+      <p className="ob-feedback-status" role="status">
+        {state === 'failed'
+          ? 'Your feedback was not sent. Please try again.'
+          : state === 'thanked' || (message.feedback !== undefined && !feedback.enableComment)
+            ? 'Thank you for your feedback.'
+            : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from './chat-types';
+import { loadChat, saveChat } from './storage';
+
+afterEach(() => sessionStorage.clear());
+
+const message = (change: Partial<ChatMessage>): ChatMessage => ({
+  key: 'k1',
+  role: 'user',
+  text: 'Hello',
+  status: 'sent',
+  sources: [],
+  ...change,
+});
+
+describe('the saved conversation', () => {
+  it('round-trips messages, token and language per bot, leaving out a half-streamed answer', () => {
+    const messages = [
+      message({ id: 'm1' }),
+      message({
+        key: 'k2',
+        role: 'bot',
+        text: 'Hi',
+        id: 'm2',
+        feedback: 'button1',
+        sources: [{ n: 1, title: 'A', url: null }],
+      }),
+      message({ key: 'k3', role: 'bot', text: 'Hal', status: 'streaming' }),
+    ];
+    saveChat(sessionStorage, 'bot-a', { conversationToken: 'tok', language: 'fr', messages });
+    const loaded = loadChat(sessionStorage, 'bot-a');
+    expect(loaded?.conversationToken).toBe('tok');
+    expect(loaded?.language).toBe('fr');
+    expect(loaded?.messages.map((saved) => saved.key)).toEqual(['k1', 'k2']);
+    expect(loaded?.messages[1]).toMatchObject({
+      feedback: 'button1',
+      sources: [{ n: 1, title: 'A', url: null }],
+    });
+    expect(loadChat(sessionStorage, 'bot-b')).toBeNull();
+  });
+
+  it('turns a message that was still sending into a failed one the visitor can retry', () => {
+    saveChat(sessionStorage, 'bot-a', { messages: [message({ status: 'sending' })] });
+    expect(loadChat(sessionStorage, 'bot-a')?.messages[0]).toMatchObject({ status: 'failed', text: 'Hello' });
+  });
+
+  it('ignores unreadable or tampered storage', () => {
+    sessionStorage.setItem('omnibot:chat:bot-a', '{not json');
+    expect(loadChat(sessionStorage, 'bot-a')).toBeNull();
+    sessionStorage.setItem(
+      'omnibot:chat:bot-a',
+      JSON.stringify({
+        conversationToken: 5,
+        messages: [{ key: 'x', role: 'admin', text: 'x', status: 'sent' }, 7],
+      }),
+    );
+    expect(loadChat(sessionStorage, 'bot-a')).toEqual({
+      conversationToken: undefined,
+      language: undefined,
+      messages: [],
+    });
+  });
+
+  it('keeps working when storage refuses writes', () => {
+    const full = {
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      getItem: () => null,
+    } as unknown as Storage;
+    expect(() => saveChat(full, 'bot-a', { messages: [message({})] })).not.toThrow();
+    expect(loadChat(null, 'bot-a')).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+import type { IntentSource } from '@omnibot/contracts';
+import type { ChatMessage } from './chat-types';
+
+/** What survives a page load when the bot keeps conversations in sessionStorage. */
+export interface SavedChat {
+  conversationToken?: string;
+  language?: string;
+  messages: ChatMessage[];
+}
+
+const STORAGE_MAX_MESSAGES = 200;
+const keyOf = (botId: string) => `omnibot:chat:${botId}`;
+
+type Fields = Record<string, unknown>;
+const fieldsOf = (value: unknown): Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+function sourceOf(value: unknown): IntentSource | null {
+  const { n, title, url } = fieldsOf(value);
+  if (typeof n !== 'number' || typeof title !== 'string') return null;
+  return { n, title, url: typeof url === 'string' ? url : null };
+}
+
+function messageOf(value: unknown): ChatMessage | null {
+  const fields = fieldsOf(value);
+  const { key, role, text, status } = fields;
+  if (typeof key !== 'string' || typeof text !== 'string' || (role !== 'user' && role !== 'bot')) return null;
+  if (status !== 'sent' && status !== 'failed' && status !== 'notice' && status !== 'sending') return null;
+  const feedback = fields.feedback;
+  return {
+    key,
+    id: optionalString(fields.id),
+    role,
+    text,
+    // A message still on its way when the page went away is shown as failed, so the visitor can retry it.
+    status: status === 'sending' ? 'failed' : status,
+    error: status === 'sending' ? 'Not sent: the page was reloaded.' : optionalString(fields.error),
+    sources: (Array.isArray(fields.sources) ? (fields.sources as unknown[]) : [])
+      .map(sourceOf)
+      .filter((source): source is IntentSource => source !== null),
+    handoverOffered: fields.handoverOffered === true,
+    feedback:
+      feedback === 'button1' || feedback === 'button2' || feedback === 'button3' ? feedback : undefined,
+  };
+}
+
+/** The saved conversation of this bot in this tab, or null when there is none or it cannot be read. */
+export function loadChat(storage: Storage | null, botId: string): SavedChat | null {
+  try {
+    const raw = storage?.getItem(keyOf(botId));
+    if (raw === null || raw === undefined) return null;
+    const fields = fieldsOf(JSON.parse(raw));
+    return {
+      conversationToken: optionalString(fields.conversationToken),
+      language: optionalString(fields.language),
+      messages: (Array.isArray(fields.messages) ? (fields.messages as unknown[]) : [])
+        .map(messageOf)
+        .filter((message): message is ChatMessage => message !== null),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the conversation for the next page load in this tab; a full or blocked storage is ignored. */
+export function saveChat(storage: Storage | null, botId: string, chat: SavedChat): void {
+  try {
+    const messages = chat.messages
+      .filter((message) => message.status !== 'streaming')
+      .slice(-STORAGE_MAX_MESSAGES);
+    storage?.setItem(keyOf(botId), JSON.stringify({ ...chat, messages }));
+  } catch {
+    // Storage may be disabled (private mode, blocked third-party storage) or full: the chat still works.
+  }
+}
+
+/** The tab's sessionStorage, or null where the browser refuses access to it. */
+export function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}

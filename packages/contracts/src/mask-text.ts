@@ -1,0 +1,166 @@
+// Masking without zod, so the browser widget can mask text without carrying the schema library.
+export const MASK_PATTERN_NAME_MAX = 40;
+export const MASK_PATTERN_MAX = 200;
+export const MASK_PATTERNS_MAX = 20;
+export const MASK_CHARACTER_DEFAULT = '*';
+/** Quantifiers repeating more than this count as unbounded. */
+export const MASK_REPEAT_MAX = 20;
+/** More unbounded quantifiers than this make matching polynomial of too high a degree on a long message. */
+export const MASK_UNBOUNDED_QUANTIFIERS_MAX = 2;
+const COMPILED_CACHE_MAX = 500;
+
+/** A four-digit PIN standing alone: not part of a longer number, a date, a phone number or a decimal. */
+export const PIN_PATTERN = String.raw`(?<![\d\-/.,])\d{4}(?![\d\-/]|[.,:]\d)`;
+/** A social security number: 3-2-4 digits with optional hyphens, not part of a longer number. */
+export const SSN_PATTERN = String.raw`(?<![\d\-])\d{3}-?\d{2}-?\d{4}(?![\d\-])`;
+
+/** A named regular expression whose matches are masked. */
+export interface MaskPattern {
+  name: string;
+  regExpression: string;
+}
+
+export const DEFAULT_MASK_PATTERNS: readonly MaskPattern[] = [
+  { name: 'PIN', regExpression: PIN_PATTERN },
+  { name: 'SSN', regExpression: SSN_PATTERN },
+];
+
+// Every pattern is compiled with the `u` flag so the widget and the server read the same syntax strictly.
+const MASK_FLAGS = 'gu';
+
+const QUANTIFIER = /^(?:([*+?])|\{(\d+)\}|\{(\d+),(\d*)\})/;
+
+/** Whether the quantifier at the start of `rest` matches a variable number of times (`*`, `+`, `?`, `{n,}`, `{n,m}`). */
+function variableQuantifierAt(rest: string): boolean {
+  const match = QUANTIFIER.exec(rest);
+  if (match === null) return false;
+  if (match[1] !== undefined) return true;
+  if (match[2] !== undefined) return false;
+  return match[4] === '' || match[4] !== match[3];
+}
+
+/** Whether the quantifier at the start of `rest` may repeat its atom more than once. */
+function repeatingQuantifierAt(rest: string): boolean {
+  const match = QUANTIFIER.exec(rest);
+  if (match === null) return false;
+  if (match[1] !== undefined) return match[1] !== '?';
+  if (match[2] !== undefined) return Number(match[2]) > 1;
+  return match[4] === '' || Number(match[4]) > 1;
+}
+
+/** Whether the quantifier at the start of `rest` is unbounded or allows more than MASK_REPEAT_MAX repeats. */
+function longQuantifierAt(rest: string): boolean {
+  const match = QUANTIFIER.exec(rest);
+  if (match === null) return false;
+  if (match[1] !== undefined) return match[1] !== '?';
+  if (match[2] !== undefined) return Number(match[2]) > MASK_REPEAT_MAX;
+  return match[4] === '' || Number(match[4]) > MASK_REPEAT_MAX;
+}
+
+const GROUP_PREFIX = /^\((?:\?(?::|=|!|<=|<!|<[A-Za-z_][A-Za-z0-9_]*>))?/;
+
+/**
+ * Why a regular expression is unsafe to run on visitor text, or null when it is safe: too long, does not compile,
+ * matches the empty string, uses back-references, repeats a group that itself repeats or alternates (the shapes
+ * behind catastrophic backtracking, such as `(a+)+`, `(a*)*` or `(a|aa)+`), or chains more than
+ * MASK_UNBOUNDED_QUANTIFIERS_MAX unbounded quantifiers (such as `\d+\d+\d+x`, polynomial on long text).
+ */
+export function regexSafetyProblem(source: string): string | null {
+  if (source.length === 0) return 'The pattern is empty.';
+  if (source.length > MASK_PATTERN_MAX) return `The pattern is longer than ${MASK_PATTERN_MAX} characters.`;
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(source, 'u');
+  } catch (error) {
+    return `The pattern is not a valid regular expression: ${(error as Error).message}`;
+  }
+  if (compiled.test('')) return 'The pattern matches empty text, so it would mask nothing useful.';
+  if (/\\[1-9]|\\k</.test(source)) return 'Back-references are not allowed in a mask pattern.';
+
+  // For each open group: whether it holds a repeating quantifier or an alternation.
+  const groups: { repeats: boolean; alternates: boolean }[] = [];
+  let unbounded = 0;
+  let index = 0;
+  while (index < source.length) {
+    const char = source[index];
+    if (char === '\\') {
+      index += 2;
+      continue;
+    }
+    if (char === '[') {
+      index += 1;
+      while (index < source.length && source[index] !== ']') index += source[index] === '\\' ? 2 : 1;
+      index += 1;
+      continue;
+    }
+    if (char === '(') {
+      groups.push({ repeats: false, alternates: false });
+      index += GROUP_PREFIX.exec(source.slice(index))?.[0].length ?? 1;
+      continue;
+    }
+    const current = groups.at(-1);
+    if (char === '|') {
+      if (current !== undefined) current.alternates = true;
+      index += 1;
+      continue;
+    }
+    if (char === ')') {
+      const closed = groups.pop();
+      index += 1;
+      if (closed !== undefined && repeatingQuantifierAt(source.slice(index))) {
+        if (closed.repeats)
+          return 'Nested quantifiers such as (a+)+ can take exponential time and are not allowed.';
+        if (closed.alternates)
+          return 'A repeated alternation such as (a|b)+ can take exponential time and is not allowed.';
+      }
+      const parent = groups.at(-1);
+      if (
+        parent !== undefined &&
+        closed !== undefined &&
+        (closed.repeats || variableQuantifierAt(source.slice(index)))
+      ) {
+        parent.repeats = true;
+      }
+      continue;
+    }
+    if (current !== undefined && variableQuantifierAt(source.slice(index))) current.repeats = true;
+    if (longQuantifierAt(source.slice(index))) unbounded += 1;
+    if (unbounded > MASK_UNBOUNDED_QUANTIFIERS_MAX) {
+      return `At most ${MASK_UNBOUNDED_QUANTIFIERS_MAX} unbounded quantifiers (+, *, {n,} or more than ${MASK_REPEAT_MAX} repeats) are allowed.`;
+    }
+    index += 1;
+  }
+  return null;
+}
+
+const compiledPatterns = new Map<string, RegExp>();
+
+function compileMaskPattern(source: string): RegExp | null {
+  const cached = compiledPatterns.get(source);
+  if (cached !== undefined) return cached;
+  if (regexSafetyProblem(source) !== null) return null;
+  const compiled = new RegExp(source, MASK_FLAGS);
+  if (compiledPatterns.size >= COMPILED_CACHE_MAX) compiledPatterns.clear();
+  compiledPatterns.set(source, compiled);
+  return compiled;
+}
+
+/**
+ * Replaces every match of each pattern, in order, with a run of `maskCharacter` as long as the match. Used by the
+ * widget before a message leaves the browser and by the server before it stores or forwards one; a pattern that is
+ * not safe (see regexSafetyProblem) is skipped rather than run.
+ */
+export function maskText(
+  text: string,
+  patterns: readonly MaskPattern[],
+  maskCharacter: string = MASK_CHARACTER_DEFAULT,
+): string {
+  let masked = text;
+  for (const pattern of patterns) {
+    const compiled = compileMaskPattern(pattern.regExpression);
+    if (compiled === null) continue;
+    compiled.lastIndex = 0;
+    masked = masked.replace(compiled, (match) => maskCharacter.repeat([...match].length));
+  }
+  return masked;
+}
