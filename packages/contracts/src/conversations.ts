@@ -104,7 +104,7 @@ export const ConversationListQuerySchema = z
     message: 'from must not be after to.',
     path: ['from'],
   });
-export type ConversationListQuery = z.input<typeof ConversationListQuerySchema>;
+export type ConversationListQuery = z.infer<typeof ConversationListQuerySchema>;
 
 export const ConversationSummarySchema = z.object({
   id: z.string(),
