@@ -29,7 +29,10 @@ describe('/bot/dashboard', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { name: 'Bot dashboard', level: 1 }, { timeout: 10_000 }),
     ).toBeInTheDocument();
     expect(await screen.findByRole('img', { name: /^Conversations: 4 in 7 days/ })).toBeInTheDocument();
-    const urls = () => fetchMock.mock.calls.map(([input]) => String(input));
+    const urls = () =>
+      fetchMock.mock.calls.map(([input]) =>
+        typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      );
     expect(urls()).toContain(`/v1/bots/${BOT_ID}/stats?days=7`);
     await userEvent.click(screen.getByText('90 days'));
     await waitFor(() => expect(router.state.location.search).toBe('?days=90'));
