@@ -16,7 +16,8 @@ function Sources({ sources }: { sources: TranscriptMessage['sources'] }) {
       <Text size="xs" fw={600} c="dimmed">
         Sources
       </Text>
-      <Stack component="ol" gap={2} m={0} pl="md">
+      {/* Each source carries its own [n], the number the answer cites. */}
+      <Stack component="ul" gap={2} m={0} p={0} style={{ listStyle: 'none' }}>
         {sources.map((source) => {
           const href = httpUrl(source.url);
           return (
