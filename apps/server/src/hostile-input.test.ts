@@ -15,6 +15,7 @@ import {
   type FilesWorld,
   injectUpload,
 } from './modules/files/files.test-support';
+import { insertConversation } from './modules/dashboard/dashboard.test-support';
 import {
   sessionCookie,
   STRONG_PASSWORD,
@@ -92,7 +93,12 @@ function probesFor(target: Target): Probe[] {
   add('NUL', { url: `${url}${sep}q=a%00b` });
   add('lone surrogate', { url: `${url}${sep}q=%ED%A0%80` });
   add('over-long query (100 kB)', { url: `${url}${sep}q=${HUNDRED_KB}` });
-  const numeric = ['/v1/files', '/v1/Account/hx-client/User'].includes(url) ? 'page_size' : null;
+  const numeric =
+    ['/v1/files', '/v1/Account/hx-client/User'].includes(url) || url.endsWith('/conversations')
+      ? 'page_size'
+      : url.endsWith('/stats')
+        ? 'days'
+        : null;
   const download = url === '/v1/files/download' ? 'tenant=x&path=a.txt&signature=s&expires' : null;
   for (const literal of ['1e400', '18446744073709551616', '-0']) {
     const field = numeric ?? download;
@@ -120,9 +126,18 @@ function probesFor(target: Target): Probe[] {
 describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage)', (backend) => {
   let w: FilesWorld;
   let master: string;
-  let ids: { subscription: string; user: string; file: string };
+  let ids: { subscription: string; user: string; file: string; bot: string; conversation: string };
 
-  const FILE_TABLES = ['files', 'folders', 'file_uploads', 'rate_limit_events', 'bots'];
+  const FILE_TABLES = [
+    'files',
+    'folders',
+    'file_uploads',
+    'rate_limit_events',
+    'bots',
+    'conversations',
+    'conversation_messages',
+    'message_feedback',
+  ];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
   beforeAll(async () => {
@@ -143,7 +158,24 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       .where(eq(subscriptions.tenantId, 'hx-client'));
     const file = await injectUpload(w.t, w.alice, 'notes.txt', Buffer.from('hello'), 'docs');
     if (!sub) throw new Error('the client tenant has no subscription');
-    ids = { subscription: sub.id, user: user.id, file };
+    // A bot of the master's tenant with one conversation, so the dashboard routes are probed past their ids.
+    const made = await w.t.app.inject({
+      method: 'POST',
+      url: '/v1/bots',
+      headers: { cookie: master },
+      payload: { name: 'Probed' },
+    });
+    const bot = made.json<{ id: string }>().id;
+    const conversation = await insertConversation(w.t, {
+      tenantId: await platformTenantId(w.t),
+      botId: bot,
+      startedAt: new Date(),
+      messages: [
+        { role: 'visitor', text: 'Hello' },
+        { role: 'bot', text: 'Hi', feedback: { rating: 'button1' } },
+      ],
+    });
+    ids = { subscription: sub.id, user: user.id, file, bot, conversation: conversation.id };
   });
   afterAll(() => w.close());
 
@@ -187,6 +219,10 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       } else if (url === '/v1/bots' && method === 'POST') {
         const sample = { name: 'Hostile', config: { identity: { displayName: 'Probe' } } };
         list.push({ method: m, url, sample, cookie: master });
+      } else if (url === '/v1/bots/:p/stats' || url === '/v1/bots/:p/conversations') {
+        list.push({ method: m, url: url.replace(':p', ids.bot), cookie: master });
+      } else if (url === '/v1/conversations/:p') {
+        list.push({ method: m, url: `/v1/conversations/${ids.conversation}`, cookie: master });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,
@@ -341,6 +377,9 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       url: '/v1/Account/hx-client/User/a%00b@client.hx.test',
     };
     cases.push([byEmail, probe('GET', `${byEmail.url}?type=email`), 400, 'invalid_text']);
+    const log = { method: 'GET' as const, url: `/v1/bots/${ids.bot}/conversations`, cookie: master };
+    cases.push([log, probe('GET', `${log.url}?q=a%00b`), 400, 'invalid_text']);
+    cases.push([log, probe('GET', `${log.url}?q=${HUNDRED_KB}`), 414, 'uri_too_long']);
     const files = { method: 'GET' as const, url: '/v1/files', cookie: w.alice };
     cases.push([files, probe('GET', '/v1/files?path=%00', undefined), 400, 'invalid_text']);
     for (const [target, sent, status, code] of cases) {

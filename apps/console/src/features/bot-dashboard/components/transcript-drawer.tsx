@@ -1,0 +1,172 @@
+import { Alert, Anchor, Badge, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { Conversation, TranscriptMessage } from '@omnibot/contracts';
+import { IconExternalLink } from '@tabler/icons-react';
+import { LoadError } from '../../../components/forms/form-skeleton';
+import { formatDateTime } from '../../../lib/dates';
+import { useConversation } from '../api/dashboard-api';
+import { httpUrl } from '../utils/safe-link';
+
+const RATING_COLOR = { button1: 'green', button2: 'yellow', button3: 'red' } as const;
+
+function Sources({ sources }: { sources: TranscriptMessage['sources'] }) {
+  if (sources.length === 0) return null;
+  return (
+    <Stack gap={2}>
+      <Text size="xs" fw={600} c="dimmed">
+        Sources
+      </Text>
+      {/* Each source carries its own [n], the number the answer cites. */}
+      <Stack component="ul" gap={2} m={0} p={0} style={{ listStyle: 'none' }}>
+        {sources.map((source) => {
+          const href = httpUrl(source.url);
+          return (
+            <Text key={source.n} component="li" size="sm" style={{ wordBreak: 'break-word' }}>
+              {href ? (
+                <Anchor href={href} target="_blank" rel="noopener noreferrer" inherit>
+                  [{source.n}] {source.title} <IconExternalLink size={12} aria-label="(opens in a new tab)" />
+                </Anchor>
+              ) : (
+                <>
+                  [{source.n}] {source.title}
+                </>
+              )}
+            </Text>
+          );
+        })}
+      </Stack>
+    </Stack>
+  );
+}
+
+function MessageCard({ message }: { message: TranscriptMessage }) {
+  const isBot = message.role === 'bot';
+  return (
+    <Paper
+      component="li"
+      withBorder
+      radius="md"
+      p="sm"
+      bg={isBot ? 'var(--mantine-color-default)' : 'var(--mantine-color-blue-light)'}
+      style={{ alignSelf: isBot ? 'flex-start' : 'flex-end', maxWidth: '92%', listStyle: 'none' }}
+      aria-label={`${isBot ? 'Bot' : 'Visitor'}, ${formatDateTime(message.created_at)}`}
+    >
+      <Stack gap={6}>
+        <Group gap="xs" justify="space-between" wrap="wrap">
+          <Text size="xs" fw={700}>
+            {isBot ? 'Bot' : 'Visitor'}
+          </Text>
+          <Group gap={4}>
+            {message.fallback && (
+              <Badge color="orange" variant="light" size="sm">
+                Fallback
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed">
+              {formatDateTime(message.created_at)}
+            </Text>
+          </Group>
+        </Group>
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+          {message.text}
+        </Text>
+        <Sources sources={message.sources} />
+        {message.trace && (
+          <Text size="xs" c="dimmed">
+            Engine {message.trace.engine} · {Math.round(message.trace.ms)} ms
+            {message.trace.error ? ` · ${message.trace.error.reason}` : ''}
+          </Text>
+        )}
+        {message.feedback && (
+          <Group gap="xs" wrap="wrap">
+            <Text size="xs" fw={600}>
+              Feedback:
+            </Text>
+            <Badge color={RATING_COLOR[message.feedback.rating]} variant="light" tt="none">
+              {message.feedback.label}
+            </Badge>
+            {message.feedback.comment && (
+              <Text size="sm" fs="italic" style={{ wordBreak: 'break-word' }}>
+                “{message.feedback.comment}”
+              </Text>
+            )}
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Transcript({ conversation }: { conversation: Conversation }) {
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        {conversation.bot_name} · started {formatDateTime(conversation.started_at)} · language{' '}
+        {conversation.language}
+        {conversation.origin ? ` · on ${conversation.origin}` : ''}
+      </Text>
+      <Text size="xs" c="dimmed">
+        Text is shown as it was stored: what the bot&apos;s masking patterns replaced stays masked.
+      </Text>
+      {conversation.message_total > conversation.messages.length && (
+        <Alert color="blue">
+          Showing the first {conversation.messages.length} of {conversation.message_total} messages.
+        </Alert>
+      )}
+      {conversation.messages.length === 0 ? (
+        <Text c="dimmed">This conversation has no messages.</Text>
+      ) : (
+        <Stack component="ol" gap="sm" m={0} p={0} aria-label="Messages">
+          {conversation.messages.map((message) => (
+            <MessageCard key={message.id} message={message} />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function TranscriptBody({ id }: { id: string }) {
+  const conversation = useConversation(id);
+  if (conversation.isError) {
+    return (
+      <LoadError
+        title="The conversation could not be loaded"
+        error={conversation.error}
+        onRetry={() => void conversation.refetch()}
+      />
+    );
+  }
+  if (!conversation.data) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading the conversation">
+        <Skeleton height={60} />
+        <Skeleton height={60} />
+        <Skeleton height={60} />
+      </Stack>
+    );
+  }
+  return <Transcript conversation={conversation.data} />;
+}
+
+/** One conversation's transcript in a side drawer (full width on a phone). */
+export function TranscriptDrawer({
+  conversationId,
+  onClose,
+}: {
+  conversationId: string | null;
+  onClose: () => void;
+}) {
+  const isMobile = useMediaQuery('(max-width: 48em)');
+  return (
+    <Drawer
+      opened={conversationId !== null}
+      onClose={onClose}
+      position="right"
+      size={isMobile ? '100%' : 'lg'}
+      title="Conversation"
+    >
+      {conversationId && <TranscriptBody key={conversationId} id={conversationId} />}
+    </Drawer>
+  );
+}

@@ -1,0 +1,93 @@
+import {
+  BotIdParamsSchema,
+  BotStatsQuerySchema,
+  BotStatsSchema,
+  ConversationIdParamsSchema,
+  ConversationListQuerySchema,
+  ConversationListSchema,
+  ConversationSchema,
+  ErrorBodySchema,
+  NoQuerySchema,
+} from '@omnibot/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client';
+import { actorOf } from '../../lib/audit';
+import { requirePrincipal } from '../../plugins/principal';
+import type { Auth } from '../auth/auth';
+import { presentConversation, presentConversationSummary } from './dashboard.presenter';
+import { botStats, conversationTranscript, listConversations } from './dashboard.service';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+const tags = ['dashboard'];
+
+/** What a tenant's bots did: daily figures, the conversation log and transcripts (reads only, own tenant only). */
+export async function dashboardRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
+  const { db } = deps;
+  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+
+  await app.register(async (scope) => {
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/v1/bots/:id/stats',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary:
+            "A bot's conversations, messages (answered and fallback) and feedback per UTC day over the last `days` days",
+          params: BotIdParamsSchema,
+          querystring: BotStatsQuerySchema,
+          response: { 200: BotStatsSchema, ...errors },
+        },
+      },
+      async (request) => botStats(db, actorOf(request).principal, request.params.id, request.query),
+    );
+
+    r.get(
+      '/v1/bots/:id/conversations',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary: "A bot's conversation log, newest first; `q` searches the messages' text",
+          params: BotIdParamsSchema,
+          querystring: ConversationListQuerySchema,
+          response: { 200: ConversationListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { items, total } = await listConversations(
+          db,
+          actorOf(request).principal,
+          request.params.id,
+          request.query,
+        );
+        return {
+          items: items.map(presentConversationSummary),
+          total,
+          page: request.query.page,
+          page_size: request.query.page_size,
+        };
+      },
+    );
+
+    r.get(
+      '/v1/conversations/:id',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary:
+            'One conversation with its messages in order, their sources and feedback (text as stored, masked)',
+          params: ConversationIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: ConversationSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentConversation(await conversationTranscript(db, actorOf(request).principal, request.params.id)),
+    );
+  });
+}
