@@ -109,21 +109,30 @@ describe('GET /widget.js', () => {
       tts: false,
     });
     expect(boot).toEqual({ botId: bot.id, config: expectedConfig });
-    expect((boot as { config: { welcome: { welcomeText: string } } }).config.welcome.welcomeText).toBe(HOSTILE);
+    expect((boot as { config: { welcome: { welcomeText: string } } }).config.welcome.welcomeText).toBe(
+      HOSTILE,
+    );
 
     const etag = String(response.headers.etag);
     expect(etag).toMatch(new RegExp(`^"w-[0-9a-f]{16}-${bot.id}-1"$`));
-    const unchanged = await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: { 'if-none-match': etag } });
+    const unchanged = await t.app.inject({
+      url: `/widget.js?bot=${bot.id}`,
+      headers: { 'if-none-match': etag },
+    });
     expect(unchanged.statusCode).toBe(304);
     const patched = await injectAs(t, 'PATCH', `/v1/bots/${bot.id}`, who.alice, {
       config: { identity: { displayName: 'Calm' } },
     });
     expect(patched.statusCode).toBe(200);
-    const changed = await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: { 'if-none-match': etag } });
+    const changed = await t.app.inject({
+      url: `/widget.js?bot=${bot.id}`,
+      headers: { 'if-none-match': etag },
+    });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
-    expect((runLoader(changed.body).boot as { config: { identity: { displayName: string } } }).config.identity)
-      .toMatchObject({ displayName: 'Calm' });
+    expect(
+      (runLoader(changed.body).boot as { config: { identity: { displayName: string } } }).config.identity,
+    ).toMatchObject({ displayName: 'Calm' });
   });
 
   it('serves the loader unchanged for an unknown, malformed or disabled bot', async () => {
@@ -140,7 +149,10 @@ describe('GET /widget.js', () => {
 describe('GET /widget/', () => {
   it('serves the chat app with a strict policy that lets only the bot allowed origins frame it', async () => {
     const bot = await makeBot('Framed', { install: { allowedOrigins: [SITE, 'http://localhost:8080'] } });
-    for (const url of [`/widget/?bot=${bot.id}&host=${encodeURIComponent(SITE)}`, `/widget/index.html?bot=${bot.id}`]) {
+    for (const url of [
+      `/widget/?bot=${bot.id}&host=${encodeURIComponent(SITE)}`,
+      `/widget/index.html?bot=${bot.id}`,
+    ]) {
       const response = await t.app.inject({ url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toBe(APP_HTML);
@@ -195,7 +207,9 @@ describe('GET /demo', () => {
     const response = await t.app.inject({ url: `/demo?bot=${bot.id}` });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.body).toContain(`<script src="/widget.js?bot=${bot.id}" data-bot="${bot.id}" async></script>`);
+    expect(response.body).toContain(
+      `<script src="/widget.js?bot=${bot.id}" data-bot="${bot.id}" async></script>`,
+    );
     expect(response.body).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Co&quot;');
     expect(response.body).not.toContain('<img');
     expect(response.body.match(/<script/g)).toHaveLength(1);

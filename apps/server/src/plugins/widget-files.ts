@@ -135,16 +135,16 @@ function readBuild(widgetDir: string | null): WidgetBuild | null {
  * the chat app at `/widget/` with a policy that lets only the bot's allowed origins frame it, its hashed assets,
  * and `/demo?bot=<id>`, a host page embedding the bot.
  */
-export async function registerWidgetFiles(
-  app: FastifyInstance,
-  deps: { db: Db; widgetDir: string | null },
-) {
+export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; widgetDir: string | null }) {
   const { db } = deps;
   const build = readBuild(deps.widgetDir);
   if (!build) app.log.warn({ widgetDir: deps.widgetDir }, 'widget build not found: /widget.js is not served');
   const tokenCount = build ? build.loader.split(BOOT_TOKEN).length - 1 : 0;
   if (build && tokenCount !== 1) {
-    app.log.warn({ tokenCount }, 'the widget loader has no single boot token: it is served without boot data');
+    app.log.warn(
+      { tokenCount },
+      'the widget loader has no single boot token: it is served without boot data',
+    );
   }
 
   const notBuilt = (reply: FastifyReply) =>
@@ -188,7 +188,9 @@ export async function registerWidgetFiles(
       .send(build.appHtml);
   };
   app.get('/widget/', { schema: { hide: true } }, (request, reply) => appPage(request.query, reply));
-  app.get('/widget/index.html', { schema: { hide: true } }, (request, reply) => appPage(request.query, reply));
+  app.get('/widget/index.html', { schema: { hide: true } }, (request, reply) =>
+    appPage(request.query, reply),
+  );
   app.get('/widget', { schema: { hide: true } }, (request, reply) => {
     const mark = request.url.indexOf('?');
     return reply.redirect(`/widget/${mark === -1 ? '' : request.url.slice(mark)}`, 301);

@@ -39,7 +39,12 @@ const MARKERS: Record<Exclude<Language, 'en'>, string[]> = {
 const PHRASES: Array<Record<Language, string>> = [
   { en: 'hello', fr: 'bonjour', es: 'hola', de: 'hallo' },
   { en: 'thank you', fr: 'merci', es: 'gracias', de: 'danke' },
-  { en: 'where is my order?', fr: 'où est ma commande ?', es: '¿dónde está mi pedido?', de: 'wo ist meine bestellung?' },
+  {
+    en: 'where is my order?',
+    fr: 'où est ma commande ?',
+    es: '¿dónde está mi pedido?',
+    de: 'wo ist meine bestellung?',
+  },
 ];
 
 /** The language of a text by its marker words; English when none is found. */
@@ -83,7 +88,9 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 
 /** Starts the server; with `apiKey`, every call must carry it as `api_key`. */
-export async function startLibreTranslateServer(options: { apiKey?: string } = {}): Promise<LibreTranslateServer> {
+export async function startLibreTranslateServer(
+  options: { apiKey?: string } = {},
+): Promise<LibreTranslateServer> {
   const hanging = new Set<ServerResponse>();
   const state: LibreTranslateServer = {
     url: '',
@@ -130,7 +137,10 @@ export async function startLibreTranslateServer(options: { apiKey?: string } = {
       const from = source === 'auto' || !isLanguage(source) ? detected : source;
       const translatedText = libreTranslate(q, from, target);
       if (source === 'auto' && state.failure !== 'no-detected-language') {
-        return json(response, 200, { detectedLanguage: { confidence: 90.0, language: detected }, translatedText });
+        return json(response, 200, {
+          detectedLanguage: { confidence: 90.0, language: detected },
+          translatedText,
+        });
       }
       return json(response, 200, { translatedText });
     })();

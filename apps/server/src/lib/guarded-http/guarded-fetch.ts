@@ -427,7 +427,10 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         }
         const next = checkUrl(location, url);
         // Like browsers: 303 (and 301/302 after a POST) continue as a GET without the body; 307/308 keep both.
-        if ((status === 303 && method !== 'HEAD') || (method === 'POST' && (status === 301 || status === 302))) {
+        if (
+          (status === 303 && method !== 'HEAD') ||
+          (method === 'POST' && (status === 301 || status === 302))
+        ) {
           method = 'GET';
           body = null;
           delete headers['content-type'];

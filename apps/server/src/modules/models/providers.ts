@@ -300,7 +300,10 @@ export const SPEECH_VOICE = 'alloy';
 /** Reads a response body up to `maxBytes`; more is a ProviderError, not a growing buffer. */
 async function readCapped(response: Response, maxBytes: number, host: string): Promise<Buffer> {
   const tooLarge = () =>
-    new ProviderError('provider/bad-response', `${host} sent more audio than the limit of ${maxBytes} bytes.`);
+    new ProviderError(
+      'provider/bad-response',
+      `${host} sent more audio than the limit of ${maxBytes} bytes.`,
+    );
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
@@ -308,15 +311,17 @@ async function readCapped(response: Response, maxBytes: number, host: string): P
   }
   const chunks: Buffer[] = [];
   let received = 0;
-  if (response.body) {
-    for await (const chunk of response.body) {
-      received += chunk.length;
-      if (received > maxBytes) {
-        await response.body.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(Buffer.from(chunk));
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
+  for (;;) {
+    const next = reader ? await reader.read() : { done: true as const };
+    if (next.done) break;
+    const chunk: Uint8Array = next.value;
+    received += chunk.length;
+    if (received > maxBytes) {
+      await reader?.cancel().catch(() => undefined);
+      throw tooLarge();
     }
+    chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
 }

@@ -249,7 +249,9 @@ describe('POST /v1/language', () => {
 
   beforeAll(async () => {
     chatBot = (
-      await makeBot(who.alice, 'Translator', { engines: { translateEngine: 'builtin', model_id: models.chat } })
+      await makeBot(who.alice, 'Translator', {
+        engines: { translateEngine: 'builtin', model_id: models.chat },
+      })
     ).id;
     libreBot = (
       await makeBot(who.alice, 'Libre', {
@@ -320,7 +322,8 @@ describe('POST /v1/language', () => {
     openai.failure = 'hang';
     const slow = await visitor('/v1/language', { botId: chatBot, text: 'Bonjour', target: 'en' });
     expect(slow.statusCode).toBe(502);
-    expect(slow.json()).toMatchObject({ code: 'language/provider-error', message: expect.stringMatching(/in time/) });
+    expect(slow.json<{ code: string }>().code).toBe('language/provider-error');
+    expect(slow.json<{ message: string }>().message).toMatch(/in time/);
   });
 
   it('speaks the LibreTranslate protocol with the bot key: translate with auto source, detect alone', async () => {
@@ -373,7 +376,11 @@ describe('POST /v1/language', () => {
       engines: { translateEngine: 'libretranslate' },
       libretranslate: { url: 'http://192.168.0.10:5000' },
     });
-    const blocked = await visitor('/v1/language', { botId: privateAddress.id, text: 'Bonjour', target: 'en' });
+    const blocked = await visitor('/v1/language', {
+      botId: privateAddress.id,
+      text: 'Bonjour',
+      target: 'en',
+    });
     expect(blocked.statusCode).toBe(502);
     expect(blocked.json<{ message: string }>().message).toContain('not allowed');
   });
@@ -428,12 +435,20 @@ describe('POST /v1/language', () => {
   });
 
   it('serves this server and the allowed origins (with CORS), refuses others before calling a provider', async () => {
-    const own = await visitor('/v1/language', { botId: siteBot, text: 'Bonjour', target: 'en' }, { origin: TEST_ORIGIN });
+    const own = await visitor(
+      '/v1/language',
+      { botId: siteBot, text: 'Bonjour', target: 'en' },
+      { origin: TEST_ORIGIN },
+    );
     expect(own.statusCode, own.body).toBe(200);
     expect(own.headers.vary).toContain('Origin');
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
 
-    const site = await visitor('/v1/language', { botId: siteBot, text: 'Bonjour', target: 'en' }, { origin: SITE });
+    const site = await visitor(
+      '/v1/language',
+      { botId: siteBot, text: 'Bonjour', target: 'en' },
+      { origin: SITE },
+    );
     expect(site.statusCode).toBe(200);
     expect(site.headers['access-control-allow-origin']).toBe(SITE);
 
@@ -491,7 +506,11 @@ describe('POST /v1/tts', () => {
   });
 
   it("answers the speech model's audio/mpeg bytes for the text", async () => {
-    const response = await visitor('/v1/tts', { botId: voiceBot, text: 'Your order ships today.', language: 'en' });
+    const response = await visitor('/v1/tts', {
+      botId: voiceBot,
+      text: 'Your order ships today.',
+      language: 'en',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('audio/mpeg');
     expect(response.headers['cache-control']).toBe('no-store');

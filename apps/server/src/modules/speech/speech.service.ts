@@ -60,7 +60,11 @@ async function offeredModel(deps: SpeechDeps, tenantId: string, kind: 'chat' | '
  * The translator of a bot (its configuration opened): its chat model for `builtin` and `openai`, its LibreTranslate
  * server for `libretranslate`; 501 language/not-configured for anything else or when the model is gone.
  */
-export async function translatorFor(deps: SpeechDeps, tenantId: string, config: WidgetConfig): Promise<Translator> {
+export async function translatorFor(
+  deps: SpeechDeps,
+  tenantId: string,
+  config: WidgetConfig,
+): Promise<Translator> {
   if (!widgetServices(config).translate) throw languageNotConfigured();
   const { translateEngine, model_id: modelId } = config.engines;
   if (translateEngine === 'libretranslate') {
@@ -98,7 +102,11 @@ export async function translateText(
 }
 
 /** The bot's speech model when its voice is `server`; 501 tts/not-configured otherwise or when the model is gone. */
-export async function speakerFor(deps: SpeechDeps, tenantId: string, config: WidgetConfig): Promise<SpeechModel> {
+export async function speakerFor(
+  deps: SpeechDeps,
+  tenantId: string,
+  config: WidgetConfig,
+): Promise<SpeechModel> {
   const speechModelId = config.engines.speech_model_id;
   if (!widgetServices(config).tts || speechModelId === null) throw ttsNotConfigured();
   let model;

@@ -36,9 +36,10 @@ const primaryOf = (code: string) => code.toLowerCase().split(/[-_]/u)[0] ?? code
 export function normaliseLanguage(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const [first = '', ...rest] = value.trim().replaceAll('_', '-').split('-');
-  const code = [first.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join(
-    '-',
-  );
+  const code = [
+    first.toLowerCase(),
+    ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part)),
+  ].join('-');
   return code.length <= 35 && LANGUAGE_CODE.test(code) ? code : null;
 }
 
