@@ -1,9 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The chat app that runs inside the widget's iframe. Relative asset paths let the server mount it under any path.
+// The chat app that runs inside the widget's iframe; the server serves it at /widget/ and its assets at /widget/assets/.
 export default defineConfig({
   plugins: [react()],
-  base: './',
+  base: '/widget/',
   build: { outDir: 'dist/app', emptyOutDir: true },
 });

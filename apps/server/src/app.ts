@@ -38,7 +38,8 @@ import { registerVectorSearch } from './modules/indexes/search';
 import { createSecretBox } from './lib/secret-box';
 import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
-import { CONSOLE_DIST_DIR } from './paths';
+import { speechRoutes } from './modules/speech/speech.routes';
+import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling, serializeError } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
@@ -47,6 +48,7 @@ import { registerNoStore } from './plugins/no-store';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerPrincipal } from './plugins/principal';
 import { registerSafeUrl } from './plugins/safe-url';
+import { registerWidgetFiles } from './plugins/widget-files';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
 
@@ -76,6 +78,8 @@ export interface AppDeps {
   database: Database;
   /** Folder of the built console; null serves the API only. */
   consoleDir?: string | null;
+  /** Folder of the built widget (widget.js and app/); WIDGET_DIST_DIR or the repository's by default, null for none. */
+  widgetDir?: string | null;
   /** Where logs go (tests capture them); standard output by default. */
   logStream?: NodeJS.WritableStream;
   /** Starts the background job runner (pg-boss) and its schedules; off by default because it takes seconds. */
@@ -100,6 +104,7 @@ export async function buildApp({
   env,
   database,
   consoleDir = CONSOLE_DIST_DIR,
+  widgetDir,
   logStream,
   jobs = false,
 }: AppDeps) {
@@ -211,9 +216,14 @@ export async function buildApp({
   await ragRoutes(app, { auth, db, env });
   await botRoutes(app, { auth, db, env });
   await dashboardRoutes(app, { auth, db });
+  await speechRoutes(app, { db, env });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
   registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
+  await registerWidgetFiles(app, {
+    db,
+    widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,
+  });
   await registerConsole(app, env, consoleDir);
 
   // Started last, so that a failure above leaves no runner behind.

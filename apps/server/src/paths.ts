@@ -4,3 +4,4 @@ import { fileURLToPath } from 'node:url';
 export const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
 export const CONSOLE_DIST_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
+export const WIDGET_DIST_DIR = fileURLToPath(new URL('../../widget/dist', import.meta.url));

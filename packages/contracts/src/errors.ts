@@ -128,6 +128,18 @@ export const BOT_ERRORS = {
   'bot/invalid-config': 'The bot configuration is not valid.',
 } as const;
 
+/** Refusals of the public widget routes (no sign-in: a visitor's browser calls them). */
+export const WIDGET_ERRORS = {
+  'widget/bot-not-found': 'This bot does not exist or is not available.',
+  'widget/origin-not-allowed': 'This bot may not be used from this site.',
+  'widget/text-too-long': 'The text is too long.',
+  'widget/rate-limited': 'Too many requests; wait a moment and try again.',
+  'language/not-configured': 'This bot offers no translation.',
+  'language/provider-error': 'The translation service failed.',
+  'tts/not-configured': 'This bot offers no server voice.',
+  'tts/provider-error': 'The speech service failed.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -147,6 +159,7 @@ export type ErrorCode =
   | keyof typeof INDEX_ERRORS
   | keyof typeof RAG_ERRORS
   | keyof typeof BOT_ERRORS
+  | keyof typeof WIDGET_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -172,6 +185,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...INDEX_ERRORS,
   ...RAG_ERRORS,
   ...BOT_ERRORS,
+  ...WIDGET_ERRORS,
   ...CLIENT_ERRORS,
 };
 

@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { TenantIdSchema } from './accounts';
 
-export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export const MODEL_KINDS = ['chat', 'embedding', 'speech'] as const;
 export const ModelKindSchema = z.enum(MODEL_KINDS);
 export type ModelKind = z.infer<typeof ModelKindSchema>;
+
+/** How a kind is named to people (the console's kind picker and lists). */
+export const MODEL_KIND_LABELS: Readonly<Record<ModelKind, string>> = {
+  chat: 'Chat',
+  embedding: 'Embedding',
+  speech: 'Speech',
+};
 
 export const MODEL_DEFAULTS = { max_tokens: 1024, temperature: 0.7 } as const;
 

@@ -138,6 +138,13 @@ describe('the default widget configuration holds every default of the spec', () 
     ['no origin may embed a bot until one is listed', 'install.allowedOrigins', []],
     ['no provider secret is set by default (aws key)', 'aws.key', ''],
     ['no provider secret is set by default (openai apiKey)', 'openai.apiKey', ''],
+    [
+      'no speech model is chosen by default (the widget uses the browser voice)',
+      'engines.speech_model_id',
+      null,
+    ],
+    ['no LibreTranslate server by default', 'libretranslate.url', ''],
+    ['no provider secret is set by default (LibreTranslate apiKey)', 'libretranslate.apiKey', ''],
   ];
 
   it.each(rows)('%s -> %s', (_spec, path, expected) => {
@@ -228,6 +235,12 @@ describe('WidgetConfigSchema refuses bad values with clear messages', () => {
     ['a mask character of two characters', { masking: { maskCharacter: '**' } }, 'exactly one character'],
     ['an AWS region that is not one', { aws: { region: 'mars' } }, 'An AWS region looks like us-west-2.'],
     ['a RAG id that is not an id', { engines: { rag_id: '1 OR 1=1' } }, 'Unknown RAG id'],
+    ['a speech model id that is not an id', { engines: { speech_model_id: 'x' } }, 'Unknown speech model id'],
+    [
+      'a LibreTranslate address that is not http',
+      { libretranslate: { url: 'ftp://lt' } },
+      'A URL must start',
+    ],
     [
       'an over-long welcome menu',
       { welcome: { welcomeMenu: Array.from({ length: 21 }, () => ({ label: 'a', text: 'b' })) } },
@@ -304,7 +317,14 @@ function randomConfig(next: () => number): WidgetConfig {
 describe('provider secrets', () => {
   it('the secret fields are the provider keys and nothing else', () => {
     expect([...WIDGET_CONFIG_SECRET_PATHS].sort()).toEqual(
-      ['aws.key', 'aws.secret', 'genesys.clientSecret', 'google.serviceAccountKey', 'openai.apiKey'].sort(),
+      [
+        'aws.key',
+        'aws.secret',
+        'genesys.clientSecret',
+        'google.serviceAccountKey',
+        'libretranslate.apiKey',
+        'openai.apiKey',
+      ].sort(),
     );
   });
 

@@ -209,6 +209,8 @@ export const WidgetEnginesSchema = z.object({
   rag_id: optionalId('RAG'),
   /** The chat model (from /model) the openai engine uses; checked against the caller's tenant by the server. */
   model_id: optionalId('model'),
+  /** The speech model (kind speech, from /model) that reads answers aloud when the voice is 'server'. */
+  speech_model_id: optionalId('speech model'),
   prompt_id: optionalId('prompt'),
   fallbackText: text(WIDGET_TEXT_MAX, 'The fallback text').default(
     "Sorry, I don't have an answer to that. Could you rephrase your question?",
@@ -406,6 +408,12 @@ export const WidgetOpenAiSchema = z.object({
   apiKey: secret('The API key'),
 });
 
+/** A LibreTranslate server the translate engine `libretranslate` calls (its /detect and /translate). */
+export const WidgetLibreTranslateSchema = z.object({
+  url: url(),
+  apiKey: secret('The LibreTranslate API key'),
+});
+
 export const WidgetGeojsSchema = z.object({ ip: url(), country: url(), geo: url() });
 
 /** The whole configuration of a bot and its widget; `WidgetConfigSchema.parse({})` is the default configuration. */
@@ -426,6 +434,7 @@ export const WidgetConfigSchema = z.object({
   aws: WidgetAwsSchema.prefault({}),
   genesys: WidgetGenesysSchema.prefault({}),
   openai: WidgetOpenAiSchema.prefault({}),
+  libretranslate: WidgetLibreTranslateSchema.prefault({}),
   geojs: WidgetGeojsSchema.prefault({}),
 });
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;

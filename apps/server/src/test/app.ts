@@ -22,6 +22,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   consoleDir?: string | null;
+  /** Folder of a built widget; none by default. */
+  widgetDir?: string | null;
   /** Skip `app.ready()` so a test can add its own routes first. */
   skipReady?: boolean;
   /** Start the background job runner (slow: only for tests of jobs). */
@@ -90,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env,
     database,
     consoleDir: options.consoleDir ?? null,
+    widgetDir: options.widgetDir ?? null,
     logStream,
     jobs: options.jobs ?? false,
   });

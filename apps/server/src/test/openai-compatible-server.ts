@@ -1,10 +1,12 @@
 /**
  * A local model server for tests. It speaks the OpenAI HTTP protocol that OpenAI-compatible providers share:
  * `POST /chat/completions` (a JSON completion, or Server-Sent Events of `chat.completion.chunk` deltas ending
- * with `data: [DONE]` when `stream: true`) and `POST /embeddings` (deterministic vectors: a hashed bag of
- * lower-cased, crudely stemmed words, L2-normalised, so texts sharing words get close vectors). It records
- * every request and can be switched into failure modes (401, 429, 500, hang, malformed JSON, malformed or
- * cut streams, embeddings of the wrong size).
+ * with `data: [DONE]` when `stream: true`), `POST /embeddings` (deterministic vectors: a hashed bag of
+ * lower-cased, crudely stemmed words, L2-normalised, so texts sharing words get close vectors) and
+ * `POST /audio/speech` (`{model, input, voice}` -> audio/mpeg bytes: MPEG frame headers followed by the digest
+ * of the input, so each text has its own audio). It records every request and can be switched into failure modes
+ * (401, 429, 500, hang, malformed JSON, malformed or cut streams, embeddings of the wrong size, speech that is
+ * not audio or is endless).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,7 +21,9 @@ export type FailureMode =
   | 'malformed-json'
   | 'garbage-mid-stream'
   | 'stream-cut'
-  | 'wrong-dimensions';
+  | 'wrong-dimensions'
+  | 'not-audio'
+  | 'endless-audio';
 
 export interface RecordedRequest {
   method: string;
@@ -47,6 +51,12 @@ export function stemWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
     .filter((word) => word.length > 1)
     .map((word) => word.replace(/(ing|ed|es|s)$/u, '') || word);
+}
+
+/** The audio the server answers for `input`: two MPEG-1 Layer III frame headers and the digest of the input. */
+export function testSpeech(input: string): Buffer {
+  const frame = Buffer.from([0xff, 0xfb, 0x90, 0x64]);
+  return Buffer.concat([frame, createHash('sha256').update(input).digest(), frame]);
 }
 
 /** The deterministic embedding the server answers: hashed bag of stems, L2-normalised (a zero text gives zeros). */
@@ -142,6 +152,26 @@ export async function startOpenAICompatibleServer(
           })),
           usage: { prompt_tokens: texts.length, total_tokens: texts.length },
         });
+      }
+
+      if (request.method === 'POST' && path === '/audio/speech') {
+        if (typeof payload.input !== 'string' || typeof payload.voice !== 'string') {
+          return json(response, 400, errorBody('input and voice are required.', 'invalid_request_error'));
+        }
+        if (state.failure === 'not-audio') return json(response, 200, { audio: 'none' });
+        if (state.failure === 'endless-audio') {
+          response.writeHead(200, { 'content-type': 'audio/mpeg' });
+          const chunk = Buffer.alloc(64 * 1024, 0xff);
+          const pump = () => {
+            while (!response.destroyed && response.write(chunk));
+            if (!response.destroyed) response.once('drain', pump);
+          };
+          return pump();
+        }
+        const audio = testSpeech(payload.input);
+        response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': String(audio.length) });
+        response.end(audio);
+        return;
       }
 
       if (request.method === 'POST' && path === '/chat/completions') {

@@ -14,7 +14,7 @@ import {
 import { tenants } from './tenants';
 
 /**
- * A connection to a chat or embedding model on an OpenAI-compatible endpoint, owned by a level-1 or level-2
+ * A connection to a chat, embedding or speech (text-to-speech) model on an OpenAI-compatible endpoint, owned by a level-1 or level-2
  * tenant. The API key is stored only sealed by the secret box, with its last 4 characters for the mask.
  */
 export const models = pgTable(
@@ -25,7 +25,7 @@ export const models = pgTable(
       .notNull()
       .references(() => tenants.tenantId, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    kind: text('kind').$type<'chat' | 'embedding'>().notNull(),
+    kind: text('kind').$type<'chat' | 'embedding' | 'speech'>().notNull(),
     baseUrl: text('base_url').notNull(),
     modelName: text('model_name').notNull(),
     apiKeyEncrypted: text('api_key_encrypted'),
@@ -43,7 +43,7 @@ export const models = pgTable(
   },
   (t) => [
     index('models_tenant_idx').on(t.tenantId, t.name),
-    check('models_kind_check', sql`${t.kind} in ('chat', 'embedding')`),
+    check('models_kind_check', sql`${t.kind} in ('chat', 'embedding', 'speech')`),
   ],
 );
 

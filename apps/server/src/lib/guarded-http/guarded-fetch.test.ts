@@ -86,6 +86,20 @@ function site(request: http.IncomingMessage, response: http.ServerResponse) {
     'x-seen-auth': request.headers.authorization ?? 'none',
   };
   const path = url.pathname;
+  if (path === '/echo') {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      response
+        .writeHead(200, {
+          'content-type': 'text/plain',
+          'x-seen-type': request.headers['content-type'] ?? 'none',
+          ...seen,
+        })
+        .end(Buffer.concat(chunks).toString('utf8') || '(no body)');
+    });
+    return;
+  }
   if (path === '/ok')
     return response
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...seen })
@@ -494,6 +508,27 @@ describe('guarded fetch: allowed local site', () => {
     const head = await guardedFetch(`${base()}/redirect?status=307&to=/ok`, { method: 'HEAD' });
     expect(head.headers['x-seen-method']).toBe('HEAD');
     expect(head.body.length).toBe(0);
+  });
+
+  it('sends a POST body; 307 keeps method and body, 303 and 302 continue as a GET without them', async () => {
+    const post = (url: string) =>
+      guardedFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"q":"héllo"}',
+      });
+    const direct = await post(`${base()}/echo`);
+    expect(direct.headers['x-seen-method']).toBe('POST');
+    expect(direct.headers['x-seen-type']).toBe('application/json');
+    expect(direct.body.toString()).toBe('{"q":"héllo"}');
+    const kept = await post(`${base()}/redirect?status=307&to=/echo`);
+    expect([kept.headers['x-seen-method'], kept.body.toString()]).toEqual(['POST', '{"q":"héllo"}']);
+    for (const status of [302, 303]) {
+      const dropped = await post(`${base()}/redirect?status=${status}&to=/echo`);
+      expect(dropped.headers['x-seen-method']).toBe('GET');
+      expect(dropped.headers['x-seen-type']).toBe('none');
+      expect(dropped.body.toString()).toBe('(no body)');
+    }
   });
 
   it('decodes gzip, brotli and both kinds of deflate', async () => {

@@ -39,8 +39,10 @@ export interface GuardedFetchOptions {
 }
 
 export interface GuardedFetchInit {
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
+  /** The request body (POST only); a redirect that turns the request into a GET drops it. */
+  body?: string;
   maxBytes?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -207,6 +209,7 @@ interface HopRequest {
   target: Target;
   method: string;
   headers: OutgoingHttpHeaders;
+  body: Buffer | null;
   signal: AbortSignal;
   headersTimeoutMs: number;
   tlsCa: string | Buffer | undefined;
@@ -229,7 +232,11 @@ function sendRequest(hop: HopRequest): Promise<IncomingMessage> {
       port: defaultPort(url),
       path: `${url.pathname}${url.search}`,
       method: hop.method,
-      headers: { ...hop.headers, host: url.host },
+      headers: {
+        ...hop.headers,
+        host: url.host,
+        ...(hop.body === null ? {} : { 'content-length': String(hop.body.length) }),
+      },
       agent: false,
       lookup: pinned,
       signal: hop.signal,
@@ -253,7 +260,8 @@ function sendRequest(hop: HopRequest): Promise<IncomingMessage> {
       clearTimeout(headersTimer);
       reject(error);
     });
-    request.end();
+    if (hop.body === null) request.end();
+    else request.end(hop.body);
   });
 }
 
@@ -377,6 +385,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([deadline, init.signal]) : deadline;
     let method: string = init.method ?? 'GET';
+    let body = method === 'POST' && init.body !== undefined ? Buffer.from(init.body, 'utf8') : null;
     const headers: Record<string, string> = {
       'user-agent': options.userAgent ?? 'OmnibotFetcher/1.0',
       accept: '*/*',
@@ -397,6 +406,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
           target,
           method,
           headers,
+          body,
           signal,
           headersTimeoutMs,
           tlsCa: options.tlsCa,
@@ -416,7 +426,15 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
           );
         }
         const next = checkUrl(location, url);
-        if (status === 303 && method !== 'HEAD') method = 'GET';
+        // Like browsers: 303 (and 301/302 after a POST) continue as a GET without the body; 307/308 keep both.
+        if (
+          (status === 303 && method !== 'HEAD') ||
+          (method === 'POST' && (status === 301 || status === 302))
+        ) {
+          method = 'GET';
+          body = null;
+          delete headers['content-type'];
+        }
         if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
         url = next;
         continue;

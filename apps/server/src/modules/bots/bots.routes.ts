@@ -22,6 +22,7 @@ import { actorOf } from '../../lib/audit';
 import { notFound } from '../../lib/errors';
 import { requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
+import { widgetServices } from '../speech/speech.service';
 import { presentBot } from './bots.presenter';
 import {
   botEtag,
@@ -50,7 +51,7 @@ export const WIDGET_CONFIG_CACHE_CONTROL = 'public, max-age=60, must-revalidate'
 export const WIDGET_BOT_NOT_FOUND = 'This bot does not exist or is not available.';
 
 /** Whether an If-None-Match header names `etag` (or is `*`). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header
     .split(',')
@@ -206,7 +207,7 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         if (matchesEtag(request.headers['if-none-match'], etag)) {
           return (reply as unknown as FastifyReply).status(304).send();
         }
-        return publicWidgetConfig(row.config);
+        return publicWidgetConfig(row.config, widgetServices(row.config));
       },
     );
   });

@@ -69,6 +69,8 @@ const nameTaken = () => conflict('Another bot of your organisation already has t
 const unknownRag = () => badRequest('The RAG does not exist in your organisation.', 'bot/unknown-rag');
 const unknownModel = () =>
   badRequest('The chat model is not offered to your organisation.', 'bot/unknown-model');
+const unknownSpeechModel = () =>
+  badRequest('The speech model is not offered to your organisation.', 'bot/unknown-model');
 const unknownPrompt = () =>
   badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
 
@@ -95,10 +97,15 @@ export function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | 
   return mergeWidgetConfigSecrets(parsed.data, base);
 }
 
-/** Ids inside the configuration must be the caller's own (a model: offered to it); builtin answers need omnirag. */
+/** Ids inside the configuration must be the caller's own (a model: offered to it, of the right kind); builtin answers need omnirag. */
 async function assertReferences(db: Db, principal: Principal, config: WidgetConfig, before?: WidgetConfig) {
-  const { rag_id: ragId, model_id: modelId, prompt_id: promptId } = config.engines;
-  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id') =>
+  const {
+    rag_id: ragId,
+    model_id: modelId,
+    prompt_id: promptId,
+    speech_model_id: speechModelId,
+  } = config.engines;
+  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id' | 'speech_model_id') =>
     config.engines[key] !== null && config.engines[key] !== before?.engines[key];
   if (changed('rag_id') && ragId !== null) {
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
@@ -122,6 +129,10 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
   if (changed('model_id') && modelId !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');
     if (!offered.some((model) => model.id === modelId)) throw unknownModel();
+  }
+  if (changed('speech_model_id') && speechModelId !== null) {
+    const offered = await modelsOfferedTo(db, principal.tenantId, 'speech');
+    if (!offered.some((model) => model.id === speechModelId)) throw unknownSpeechModel();
   }
 }
 

@@ -231,7 +231,10 @@ export async function deleteModel(deps: ModelsDeps, actor: Actor, id: string): P
   });
 }
 
-/** A tiny real call: a short chat completion, or the embedding of "test"; the provider's failure in plain words. */
+/**
+ * A tiny real call: a short chat completion, the embedding of "test" or the speech of "Test."; the provider's
+ * failure in plain words.
+ */
 export async function testModel(
   deps: ModelsDeps,
   principal: Principal,
@@ -245,6 +248,8 @@ export async function testModel(
     const model = modelFromRow(row, deps.secretBox, { timeoutMs });
     if (model.kind === 'chat') {
       await model.chat.generate({ messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 16 });
+    } else if (model.kind === 'speech') {
+      await model.speech.speak('Test.');
     } else {
       await model.embedding.embed(['test']);
     }

@@ -111,14 +111,8 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
-/** Turns whatever a provider call threw into a ProviderError in plain words. */
-export function toProviderError(error: unknown, baseUrl: string, timedOut: boolean): ProviderError {
-  if (error instanceof ProviderError) return error;
-  const host = hostOf(baseUrl);
-  if (timedOut) return new ProviderError('provider/timeout', `${host} did not answer in time.`);
-  const chain = causes(error);
-  const apiError = chain.find((entry) => APICallError.isInstance(entry));
-  const status = apiError?.statusCode;
+/** A provider's refusal (HTTP status 400 or above) in plain words. */
+export function providerErrorOfStatus(status: number): ProviderError {
   if (status === 401 || status === 403) {
     return new ProviderError('provider/unauthorized', 'The provider refused the API key.');
   }
@@ -134,9 +128,18 @@ export function toProviderError(error: unknown, baseUrl: string, timedOut: boole
       'The provider does not know this model or address (404); check the base URL and the model name.',
     );
   }
-  if (status !== undefined && status >= 400) {
-    return new ProviderError('provider/error', `The provider answered with an error (HTTP ${status}).`);
-  }
+  return new ProviderError('provider/error', `The provider answered with an error (HTTP ${status}).`);
+}
+
+/** Turns whatever a provider call threw into a ProviderError in plain words. */
+export function toProviderError(error: unknown, baseUrl: string, timedOut: boolean): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const host = hostOf(baseUrl);
+  if (timedOut) return new ProviderError('provider/timeout', `${host} did not answer in time.`);
+  const chain = causes(error);
+  const apiError = chain.find((entry) => APICallError.isInstance(entry));
+  const status = apiError?.statusCode;
+  if (status !== undefined && status >= 400) return providerErrorOfStatus(status);
   for (const entry of chain) {
     const code = typeof entry === 'object' && entry !== null ? (entry as { code?: unknown }).code : undefined;
     const template = typeof code === 'string' ? NETWORK_CODES[code] : undefined;
@@ -283,8 +286,88 @@ export function createEmbeddingModel(
   };
 }
 
+/** Audio of a text read aloud (OpenAI-compatible `POST {base}/audio/speech`). */
+export interface SpeechModel {
+  /** MP3 bytes; throws ProviderError when the call fails or the audio is larger than `SPEECH_MAX_BYTES`. */
+  speak(text: string, signal?: AbortSignal): Promise<Buffer>;
+}
+
+/** The longest audio accepted from a speech provider (4000 characters of speech are well under it). */
+export const SPEECH_MAX_BYTES = 8 * 1024 * 1024;
+/** The voice asked for: every OpenAI-compatible speech server knows OpenAI's voice names. */
+export const SPEECH_VOICE = 'alloy';
+
+/** Reads a response body up to `maxBytes`; more is a ProviderError, not a growing buffer. */
+async function readCapped(response: Response, maxBytes: number, host: string): Promise<Buffer> {
+  const tooLarge = () =>
+    new ProviderError(
+      'provider/bad-response',
+      `${host} sent more audio than the limit of ${maxBytes} bytes.`,
+    );
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
+  for (;;) {
+    const next = reader ? await reader.read() : { done: true as const };
+    if (next.done) break;
+    const chunk: Uint8Array = next.value;
+    received += chunk.length;
+    if (received > maxBytes) {
+      await reader?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+export function createSpeechModel(settings: ConnectionSettings, maxBytes = SPEECH_MAX_BYTES): SpeechModel {
+  const host = hostOf(settings.baseUrl);
+  const endpoint = `${settings.baseUrl.replace(/\/+$/u, '')}/audio/speech`;
+  return {
+    speak: (text, signal) =>
+      bounded(settings, signal, async (abortSignal) => {
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'audio/mpeg',
+            ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+          },
+          body: JSON.stringify({
+            model: settings.modelName,
+            input: text,
+            voice: SPEECH_VOICE,
+            response_format: 'mp3',
+          }),
+          redirect: 'error',
+          signal: abortSignal,
+        });
+        if (response.status >= 400) {
+          await response.body?.cancel();
+          throw providerErrorOfStatus(response.status);
+        }
+        const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+        if (!type.startsWith('audio/') && type !== 'application/octet-stream') {
+          await response.body?.cancel();
+          throw new ProviderError('provider/bad-response', `${host} did not send audio.`);
+        }
+        const audio = await readCapped(response, maxBytes, host);
+        if (audio.length === 0) throw new ProviderError('provider/bad-response', `${host} sent no audio.`);
+        return audio;
+      }),
+  };
+}
+
 export type ProviderModel =
-  { kind: 'chat'; chat: ChatModel } | { kind: 'embedding'; embedding: EmbeddingModel };
+  | { kind: 'chat'; chat: ChatModel }
+  | { kind: 'embedding'; embedding: EmbeddingModel }
+  | { kind: 'speech'; speech: SpeechModel };
 
 /** The callable model of a stored row, with its API key decrypted. */
 export function modelFromRow(
@@ -298,10 +381,12 @@ export function modelFromRow(
     apiKey: row.apiKeyEncrypted === null ? null : secretBox.decrypt(row.apiKeyEncrypted),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
-  return row.kind === 'embedding'
-    ? { kind: 'embedding', embedding: createEmbeddingModel(settings, row.dimensions) }
-    : {
-        kind: 'chat',
-        chat: createChatModel(settings, { maxTokens: row.maxTokens, temperature: row.temperature }),
-      };
+  if (row.kind === 'embedding') {
+    return { kind: 'embedding', embedding: createEmbeddingModel(settings, row.dimensions) };
+  }
+  if (row.kind === 'speech') return { kind: 'speech', speech: createSpeechModel(settings) };
+  return {
+    kind: 'chat',
+    chat: createChatModel(settings, { maxTokens: row.maxTokens, temperature: row.temperature }),
+  };
 }

@@ -13,7 +13,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
-import type { Model } from '@omnibot/contracts';
+import { type Model, MODEL_KIND_LABELS, MODEL_KINDS, ModelKindSchema } from '@omnibot/contracts';
 import { IconArrowBackUp, IconKey, IconTrash } from '@tabler/icons-react';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { useSaveModel } from '../api/models-api';
@@ -173,17 +173,14 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
             </Text>
             <SegmentedControl
               aria-labelledby="model-kind-label"
-              data={[
-                { value: 'chat', label: 'Chat' },
-                { value: 'embedding', label: 'Embedding' },
-              ]}
+              data={MODEL_KINDS.map((kind) => ({ value: kind, label: MODEL_KIND_LABELS[kind] }))}
               value={values.kind}
-              onChange={(value) => form.setFieldValue('kind', value === 'embedding' ? 'embedding' : 'chat')}
+              onChange={(value) => form.setFieldValue('kind', ModelKindSchema.catch('chat').parse(value))}
             />
           </Stack>
         ) : (
           <Text size="sm">
-            Kind: <strong>{model.kind === 'chat' ? 'Chat' : 'Embedding'}</strong>
+            Kind: <strong>{MODEL_KIND_LABELS[model.kind]}</strong>
           </Text>
         )}
         <TextInput
@@ -233,7 +230,7 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
               />
             </Stack>
           </>
-        ) : (
+        ) : values.kind === 'embedding' ? (
           <NumberInput
             label="Dimensions"
             description="The size of the vectors; leave empty for the model's own size."
@@ -242,7 +239,7 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
             clampBehavior="none"
             {...form.getInputProps('dimensions')}
           />
-        )}
+        ) : null}
         <Radio.Group
           label="Offered to"
           value={values.share_all ? 'all' : 'some'}

@@ -15,7 +15,7 @@ const ORGANISATIONS = [{ value: 't-client', label: 'Client Co' }];
 interface StoredModel {
   id: string;
   name: string;
-  kind: 'chat' | 'embedding';
+  kind: 'chat' | 'embedding' | 'speech';
   base_url: string;
   model_name: string;
   key: string | null;
@@ -222,6 +222,22 @@ describe('ModelPanel', { timeout: 20_000 }, () => {
       sharing: { all: false, tenant_ids: ['t-client'] },
     });
     expect(await screen.findByText('Client Co')).toBeInTheDocument();
+  });
+
+  it('adds a speech model without token, temperature or dimension settings and lists it as Speech', async () => {
+    const api = stubModelsApi();
+    const user = userEvent.setup();
+    renderPanel();
+    const form = await openAddForm();
+    await user.click(within(form).getByRole('radio', { name: 'Speech' }));
+    await fillValid(form, user);
+    expect(within(form).queryByRole('textbox', { name: 'Temperature' })).not.toBeInTheDocument();
+    expect(within(form).queryByRole('textbox', { name: 'Dimensions' })).not.toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Add connection' }));
+    await waitFor(() => expect(api.calls()).toContain('POST /v1/models'));
+    expect(bodiesOf(api, 'POST')[0]).toMatchObject({ kind: 'speech', dimensions: null });
+    const row = (await screen.findAllByText('Support GPT'))[0]?.closest('tr');
+    expect(row && within(row).getByText('Speech')).toBeInTheDocument();
   });
 
   it('sends the key once and afterwards shows only its mask, in the list, the edit form and the cache', async () => {

@@ -1,6 +1,6 @@
 import { Badge, Button, Code, Drawer, Group, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { Model } from '@omnibot/contracts';
+import { type Model, MODEL_KIND_LABELS } from '@omnibot/contracts';
 import { IconCpu, IconPencil, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LoadError } from '../../../components/forms/form-skeleton';
@@ -74,10 +74,10 @@ export function ModelPanel({ organisations, organisationsLoading }: ModelPanelPr
         // The badge keeps its whole word however narrow the column gets.
         <Badge
           variant="light"
-          color={row.kind === 'chat' ? 'blue' : 'grape'}
+          color={row.kind === 'chat' ? 'blue' : row.kind === 'embedding' ? 'grape' : 'teal'}
           style={{ minWidth: 'max-content' }}
         >
-          {row.kind === 'chat' ? 'Chat' : 'Embedding'}
+          {MODEL_KIND_LABELS[row.kind]}
         </Badge>
       ),
     },
