@@ -15,3 +15,4 @@ export * from './masks';
 export * from './widget-config';
 export * from './bots';
 export * from './widget-api';
+export * from './bot-testing';
