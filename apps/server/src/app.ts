@@ -26,6 +26,8 @@ import { RateLimits } from './modules/auth/rate-limits';
 import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { botRoutes } from './modules/bots/bots.routes';
+import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
+import { startBotTesting } from './modules/bot-testing/bot-tests.service';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -209,6 +211,7 @@ export async function buildApp({
   await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
   await ragRoutes(app, { auth, db, env });
   await botRoutes(app, { auth, db, env });
+  const botTesting = await botTestingRoutes(app, { auth, db, env, jobs: () => app.jobs });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
   registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
@@ -242,6 +245,7 @@ export async function buildApp({
         pgvector: database.vectorEnabled,
         log: app.log,
       });
+      await startBotTesting(runner, botTesting);
     } catch (error) {
       await runner.stop();
       throw error;

@@ -89,7 +89,10 @@ const expectedText = () =>
   safeString()
     .trim()
     .min(1, 'The expected text is empty')
-    .max(BOT_TEST_EXPECTED_TEXT_MAX, `The expected text must be at most ${BOT_TEST_EXPECTED_TEXT_MAX} characters`);
+    .max(
+      BOT_TEST_EXPECTED_TEXT_MAX,
+      `The expected text must be at most ${BOT_TEST_EXPECTED_TEXT_MAX} characters`,
+    );
 const expectedSource = () => z.uuid('Unknown knowledge source id');
 const NO_EXPECTATION = 'Give an expected text, an expected source, or both.';
 

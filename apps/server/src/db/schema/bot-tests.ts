@@ -1,6 +1,16 @@
 import type { BotTestResult, BotTestRunStatus } from '@omnibot/contracts';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { bots } from './bots';
 import { inList } from './knowledge';
 import { tenants } from './tenants';
