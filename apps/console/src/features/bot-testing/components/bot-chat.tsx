@@ -205,9 +205,8 @@ export function BotChat({ botId, botName }: { botId: string; botName: string }) 
           <Textarea
             aria-label="Message"
             placeholder="Write a message"
-            autosize
-            minRows={1}
-            maxRows={6}
+            rows={2}
+            resize="vertical"
             style={{ flex: 1, minWidth: 0 }}
             value={text}
             error={textError}

@@ -82,9 +82,8 @@ export function CaseForm({ botId, current, onSubmit, onCancel }: CaseFormProps) 
         <Textarea
           label="Question"
           required
-          autosize
-          minRows={2}
-          maxRows={6}
+          rows={3}
+          resize="vertical"
           {...form.getInputProps('question')}
         />
         <TextInput
