@@ -30,7 +30,12 @@ export function botOf(id: string, name: string, enabled = true): Bot {
   };
 }
 
-export const BOTS = { items: [botOf(BOT_ID, 'Helper'), botOf(OTHER_BOT_ID, 'Draft', false)], total: 2, page: 1, page_size: 100 };
+export const BOTS = {
+  items: [botOf(BOT_ID, 'Helper'), botOf(OTHER_BOT_ID, 'Draft', false)],
+  total: 2,
+  page: 1,
+  page_size: 100,
+};
 
 export const REPLY: BotChatReply = {
   messages: [{ type: 'text', text: 'Parcels arrive in three days [1].' }],

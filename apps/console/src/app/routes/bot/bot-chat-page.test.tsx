@@ -63,7 +63,10 @@ describe('/bot/prompt/test', { timeout: 20_000 }, () => {
     await send(user, 'How long does delivery take?');
     expect(await screen.findByText('Parcels arrive in three days [1].')).toBeInTheDocument();
     expect(screen.getByTestId('user-message')).toHaveTextContent('How long does delivery take?');
-    expect(screen.getByRole('link', { name: 'Shipping' })).toHaveAttribute('href', 'https://acme.test/shipping');
+    expect(screen.getByRole('link', { name: 'Shipping' })).toHaveAttribute(
+      'href',
+      'https://acme.test/shipping',
+    );
     expect(sent[0]).toEqual({ text: 'How long does delivery take?', history: [] });
 
     const toggle = screen.getByRole('button', { name: /Trace · builtin \(model\) · 356 ms · 2 chunks/ });
@@ -77,7 +80,9 @@ describe('/bot/prompt/test', { timeout: 20_000 }, () => {
     expect(chunks).toHaveTextContent('Help › Delivery, page 4');
     expect(chunks).toHaveTextContent('Delivery of parcels takes three working days in Europe.');
     expect(within(chunks).getAllByRole('listitem')).toHaveLength(2);
-    expect(screen.getByLabelText('Timings')).toHaveTextContent('Retrieve 12 ms · Generate 340 ms · Total 356 ms');
+    expect(screen.getByLabelText('Timings')).toHaveTextContent(
+      'Retrieve 12 ms · Generate 340 ms · Total 356 ms',
+    );
 
     await send(user, 'And to Spain?');
     await waitFor(() => expect(screen.getAllByTestId('bot-message')).toHaveLength(2));

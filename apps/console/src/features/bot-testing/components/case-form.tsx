@@ -79,13 +79,7 @@ export function CaseForm({ botId, current, onSubmit, onCancel }: CaseFormProps) 
             {errorMessage(failure)}
           </Alert>
         )}
-        <Textarea
-          label="Question"
-          required
-          rows={3}
-          resize="vertical"
-          {...form.getInputProps('question')}
-        />
+        <Textarea label="Question" required rows={3} resize="vertical" {...form.getInputProps('question')} />
         <TextInput
           label="Expected text"
           description="The answer must contain it (case and spacing do not matter)."
