@@ -274,28 +274,32 @@ describe('staff chat', () => {
     expect(await t.database.db.$count(ragAnswers)).toBe(answersBefore);
   });
 
-  it('counts a per-user budget: one user over the limit gets 429 while another still chats', async () => {
-    const limited = await createTestApp({ env: { BOT_CHAT_RATE_LIMIT: '2' } });
-    try {
-      const users = await makeOmniragTenants(limited, { a: 'lim-a', b: 'lim-b', noRag: 'lim-n' });
-      const botOf = async (caller: Caller) => {
-        const response = await injectAs(limited, 'POST', '/v1/bots', caller, { name: 'Plain' });
-        return BotSchema.parse(response.json()).id;
-      };
-      const aBot = await botOf(users.alice);
-      const bBot = await botOf(users.bob);
-      const say = (caller: Caller, bot: string) =>
-        injectAs(limited, 'POST', `/v1/bots/${bot}/chat`, caller, { text: 'Hello' });
-      expect((await say(users.alice, aBot)).statusCode).toBe(200);
-      expect((await say(users.alice, aBot)).statusCode).toBe(200);
-      expectError(await say(users.alice, aBot), 429, 'too_many_requests');
-      const plain = BotChatReplySchema.parse((await say(users.bob, bBot)).json());
-      expect(plain).toMatchObject({ fallback: true, trace: { engine: 'fallback', chunks: [] } });
-      expect((await injectAs(limited, 'GET', `/v1/bots/${aBot}`, users.alice)).statusCode).toBe(200);
-    } finally {
-      await limited.close();
-    }
-  });
+  it(
+    'counts a per-user budget: one user over the limit gets 429 while another still chats',
+    { timeout: 60_000 },
+    async () => {
+      const limited = await createTestApp({ env: { BOT_CHAT_RATE_LIMIT: '2' } });
+      try {
+        const users = await makeOmniragTenants(limited, { a: 'lim-a', b: 'lim-b', noRag: 'lim-n' });
+        const botOf = async (caller: Caller) => {
+          const response = await injectAs(limited, 'POST', '/v1/bots', caller, { name: 'Plain' });
+          return BotSchema.parse(response.json()).id;
+        };
+        const aBot = await botOf(users.alice);
+        const bBot = await botOf(users.bob);
+        const say = (caller: Caller, bot: string) =>
+          injectAs(limited, 'POST', `/v1/bots/${bot}/chat`, caller, { text: 'Hello' });
+        expect((await say(users.alice, aBot)).statusCode).toBe(200);
+        expect((await say(users.alice, aBot)).statusCode).toBe(200);
+        expectError(await say(users.alice, aBot), 429, 'too_many_requests');
+        const plain = BotChatReplySchema.parse((await say(users.bob, bBot)).json());
+        expect(plain).toMatchObject({ fallback: true, trace: { engine: 'fallback', chunks: [] } });
+        expect((await injectAs(limited, 'GET', `/v1/bots/${aBot}`, users.alice)).statusCode).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    },
+  );
 });
 
 describe('test cases', () => {
