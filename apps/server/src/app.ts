@@ -27,6 +27,8 @@ import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { botRoutes } from './modules/bots/bots.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
+import { startBotTesting } from './modules/bot-testing/bot-tests.service';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -217,6 +219,7 @@ export async function buildApp({
   await botRoutes(app, { auth, db, env });
   await dashboardRoutes(app, { auth, db });
   await speechRoutes(app, { db, env });
+  const botTesting = await botTestingRoutes(app, { auth, db, env, jobs: () => app.jobs });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
   registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
@@ -254,6 +257,7 @@ export async function buildApp({
         pgvector: database.vectorEnabled,
         log: app.log,
       });
+      await startBotTesting(runner, botTesting);
     } catch (error) {
       await runner.stop();
       throw error;

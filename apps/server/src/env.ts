@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   WIDGET_SPEECH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   // Where the built widget lives (widget.js and app/); apps/widget/dist of the repository by default.
   WIDGET_DIST_DIR: z.string().min(1).optional(),
+  // Messages a staff member may send bots from the console per minute.
+  BOT_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
   FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB

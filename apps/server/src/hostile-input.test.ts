@@ -1,7 +1,7 @@
 import { FILES_UPLOAD_PATH } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptions, users } from './db/schema';
+import { botTestRuns, subscriptions, users } from './db/schema';
 import {
   fingerprint,
   makeTenant,
@@ -126,7 +126,16 @@ function probesFor(target: Target): Probe[] {
 describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage)', (backend) => {
   let w: FilesWorld;
   let master: string;
-  let ids: { subscription: string; user: string; file: string; bot: string; conversation: string };
+  let ids: {
+    subscription: string;
+    user: string;
+    file: string;
+    bot: string;
+    botCase: string;
+    run: string;
+    masterBot: string;
+    conversation: string;
+  };
 
   const FILE_TABLES = [
     'files',
@@ -137,6 +146,9 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     'conversations',
     'conversation_messages',
     'message_feedback',
+    'bot_test_cases',
+    'bot_test_runs',
+    'rag_answers',
   ];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
@@ -165,17 +177,46 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       headers: { cookie: master },
       payload: { name: 'Probed' },
     });
-    const bot = made.json<{ id: string }>().id;
+    const masterBot = made.json<{ id: string }>().id;
     const conversation = await insertConversation(w.t, {
       tenantId: await platformTenantId(w.t),
-      botId: bot,
+      botId: masterBot,
       startedAt: new Date(),
       messages: [
         { role: 'visitor', text: 'Hello' },
         { role: 'bot', text: 'Hi', feedback: { rating: 'button1' } },
       ],
     });
-    ids = { subscription: sub.id, user: user.id, file, bot, conversation: conversation.id };
+    // A bot of alice's tenant with a test case and a finished run, so the bot testing routes are probed with real ids.
+    const bot = await w.t.app.inject({
+      method: 'POST',
+      url: '/v1/bots',
+      headers: { cookie: w.alice },
+      payload: { name: 'Probed' },
+    });
+    const botId = bot.json<{ id: string }>().id;
+    const botCase = await w.t.app.inject({
+      method: 'POST',
+      url: `/v1/bots/${botId}/test-cases`,
+      headers: { cookie: w.alice },
+      payload: { question: 'Hello?', expected_text: 'Hi' },
+    });
+    const [run] = await w.t.database.db
+      .insert(botTestRuns)
+      .values({ tenantId: w.tenantA, botId, status: 'done', total: 1, passed: 1 })
+      .returning({ id: botTestRuns.id });
+    if (bot.statusCode !== 201 || botCase.statusCode !== 201 || !run)
+      throw new Error('the probed bot was not made');
+    ids = {
+      subscription: sub.id,
+      user: user.id,
+      file,
+      bot: botId,
+      botCase: botCase.json<{ id: string }>().id,
+      run: run.id,
+      masterBot,
+      conversation: conversation.id,
+    };
   });
   afterAll(() => w.close());
 
@@ -216,13 +257,24 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
         };
         const query = method === 'DELETE' || url === '/v1/files/object' ? `?path=${ids.file}` : '';
         list.push({ method: m, url: `${url}${query}`, sample: samples[`${method} ${url}`], cookie: w.alice });
+      } else if (url === '/v1/bots/:p/stats' || url === '/v1/bots/:p/conversations') {
+        list.push({ method: m, url: url.replace(':p', ids.masterBot), cookie: master });
+      } else if (url === '/v1/conversations/:p') {
+        list.push({ method: m, url: `/v1/conversations/${ids.conversation}`, cookie: master });
+      } else if (url.startsWith('/v1/bots/:p/') || url === '/v1/test-runs/:p') {
+        const path = url
+          .replace('/v1/bots/:p', `/v1/bots/${ids.bot}`)
+          .replace('/test-cases/:p', `/test-cases/${ids.botCase}`)
+          .replace('/v1/test-runs/:p', `/v1/test-runs/${ids.run}`);
+        const samples: Record<string, Record<string, unknown>> = {
+          'POST /v1/bots/:p/chat': { text: 'Hello', history: [{ role: 'user', text: 'Hi' }] },
+          'POST /v1/bots/:p/test-cases': { question: 'Where?', expected_text: 'Here' },
+          'PATCH /v1/bots/:p/test-cases/:p': { question: 'Where now?' },
+        };
+        list.push({ method: m, url: path, sample: samples[`${method} ${url}`], cookie: w.alice });
       } else if (url === '/v1/bots' && method === 'POST') {
         const sample = { name: 'Hostile', config: { identity: { displayName: 'Probe' } } };
         list.push({ method: m, url, sample, cookie: master });
-      } else if (url === '/v1/bots/:p/stats' || url === '/v1/bots/:p/conversations') {
-        list.push({ method: m, url: url.replace(':p', ids.bot), cookie: master });
-      } else if (url === '/v1/conversations/:p') {
-        list.push({ method: m, url: `/v1/conversations/${ids.conversation}`, cookie: master });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,
@@ -270,49 +322,54 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     });
   }
 
-  it('refuses every class on every route with 4xx { code, message }, never 5xx, storing nothing', async () => {
-    const all = targets();
-    expect(all.length).toBeGreaterThan(55);
-    const byClass = new Map<string, { n: number; answers: Map<string, number> }>();
-    const failures: string[] = [];
-    let before = await everything();
-    for (const target of all) {
-      for (const probe of probesFor(target)) {
-        const response = await send(target, probe);
-        const label = `${probe.method} ${probe.url.slice(0, 80)} [${probe.kind}]: ${response.statusCode} ${response.body.slice(0, 120)}`;
-        let body: Record<string, unknown> = {};
-        try {
-          const parsed: unknown = response.json();
-          if (parsed !== null && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-        } catch {
-          failures.push(`${label} (not JSON)`);
+  // Every route times every probe class: it grows with the API, so it gets more than the default time.
+  it(
+    'refuses every class on every route with 4xx { code, message }, never 5xx, storing nothing',
+    { timeout: 90_000 },
+    async () => {
+      const all = targets();
+      expect(all.length).toBeGreaterThan(55);
+      const byClass = new Map<string, { n: number; answers: Map<string, number> }>();
+      const failures: string[] = [];
+      let before = await everything();
+      for (const target of all) {
+        for (const probe of probesFor(target)) {
+          const response = await send(target, probe);
+          const label = `${probe.method} ${probe.url.slice(0, 80)} [${probe.kind}]: ${response.statusCode} ${response.body.slice(0, 120)}`;
+          let body: Record<string, unknown> = {};
+          try {
+            const parsed: unknown = response.json();
+            if (parsed !== null && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+          } catch {
+            failures.push(`${label} (not JSON)`);
+          }
+          const shaped =
+            Object.keys(body).sort().join(',') === 'code,message' &&
+            typeof body.code === 'string' &&
+            typeof body.message === 'string';
+          if (response.statusCode < 400 || response.statusCode >= 500 || !shaped) failures.push(label);
+          const entry = byClass.get(probe.kind) ?? { n: 0, answers: new Map<string, number>() };
+          const answer = `${response.statusCode} ${String(body.code)}`;
+          entry.n += 1;
+          entry.answers.set(answer, (entry.answers.get(answer) ?? 0) + 1);
+          byClass.set(probe.kind, entry);
         }
-        const shaped =
-          Object.keys(body).sort().join(',') === 'code,message' &&
-          typeof body.code === 'string' &&
-          typeof body.message === 'string';
-        if (response.statusCode < 400 || response.statusCode >= 500 || !shaped) failures.push(label);
-        const entry = byClass.get(probe.kind) ?? { n: 0, answers: new Map<string, number>() };
-        const answer = `${response.statusCode} ${String(body.code)}`;
-        entry.n += 1;
-        entry.answers.set(answer, (entry.answers.get(answer) ?? 0) + 1);
-        byClass.set(probe.kind, entry);
+        const after = await everything();
+        if (after !== before) failures.push(`${target.method} ${target.url}: a probe changed the database`);
+        before = after;
       }
-      const after = await everything();
-      if (after !== before) failures.push(`${target.method} ${target.url}: a probe changed the database`);
-      before = after;
-    }
-    const table = [...byClass.entries()].map(([kind, { n, answers }]) => ({
-      class: kind,
-      requests: n,
-      answers: [...answers.entries()].map(([answer, count]) => `${answer} x${count}`).join(', '),
-    }));
-    console.log(
-      `hostile input over ${all.length} routes; wrong answers or stored rejects: ${failures.length}`,
-    );
-    console.table(table);
-    expect(failures).toEqual([]);
-  });
+      const table = [...byClass.entries()].map(([kind, { n, answers }]) => ({
+        class: kind,
+        requests: n,
+        answers: [...answers.entries()].map(([answer, count]) => `${answer} x${count}`).join(', '),
+      }));
+      console.log(
+        `hostile input over ${all.length} routes; wrong answers or stored rejects: ${failures.length}`,
+      );
+      console.table(table);
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('names the defect: invalid_text, json_too_deep, invalid_url and uri_too_long', async () => {
     const cases: Array<[Target, Probe, number, string]> = [];
@@ -377,7 +434,7 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       url: '/v1/Account/hx-client/User/a%00b@client.hx.test',
     };
     cases.push([byEmail, probe('GET', `${byEmail.url}?type=email`), 400, 'invalid_text']);
-    const log = { method: 'GET' as const, url: `/v1/bots/${ids.bot}/conversations`, cookie: master };
+    const log = { method: 'GET' as const, url: `/v1/bots/${ids.masterBot}/conversations`, cookie: master };
     cases.push([log, probe('GET', `${log.url}?q=a%00b`), 400, 'invalid_text']);
     cases.push([log, probe('GET', `${log.url}?q=${HUNDRED_KB}`), 414, 'uri_too_long']);
     const files = { method: 'GET' as const, url: '/v1/files', cookie: w.alice };

@@ -126,6 +126,16 @@ export const BOT_ERRORS = {
   'bot/unknown-model': 'The chat model is not offered to your organisation.',
   'bot/unknown-prompt': 'The prompt does not exist in your organisation.',
   'bot/invalid-config': 'The bot configuration is not valid.',
+  'bot/text-too-long': 'The message is longer than 4000 characters.',
+} as const;
+
+/** Refusals of a bot's test suite routes beyond the general ones. */
+export const BOT_TEST_ERRORS = {
+  'bot-test/run-in-progress': 'A test run of this bot is already queued or running; wait for it to finish.',
+  'bot-test/too-many-cases': 'A bot holds at most 200 test cases; delete some first.',
+  'bot-test/no-cases': 'The bot has no test cases yet; add one first.',
+  'bot-test/no-expectation': 'Give an expected text, an expected source, or both.',
+  'bot-test/unknown-source': 'The knowledge source does not exist in your organisation.',
 } as const;
 
 /** Refusals of the public widget routes (no sign-in: a visitor's browser calls them). */
@@ -160,6 +170,7 @@ export type ErrorCode =
   | keyof typeof RAG_ERRORS
   | keyof typeof BOT_ERRORS
   | keyof typeof WIDGET_ERRORS
+  | keyof typeof BOT_TEST_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -186,6 +197,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...RAG_ERRORS,
   ...BOT_ERRORS,
   ...WIDGET_ERRORS,
+  ...BOT_TEST_ERRORS,
   ...CLIENT_ERRORS,
 };
 

@@ -16,3 +16,4 @@ export * from './widget-config';
 export * from './bots';
 export * from './widget-api';
 export * from './conversations';
+export * from './bot-testing';

@@ -57,6 +57,8 @@ export const routes: RouteObject[] = [
           leaf({ path: 'model', lazy: lazyRoute(() => import('./routes/model/model-page')) }),
           leaf({ path: 'bot/gallery', lazy: lazyRoute(() => import('./routes/files/gallery-page')) }),
           leaf({ path: 'bot/dashboard', lazy: lazyRoute(() => import('./routes/bot/bot-dashboard-page')) }),
+          leaf({ path: 'bot/prompt/test', lazy: lazyRoute(() => import('./routes/bot/bot-chat-page')) }),
+          leaf({ path: 'bot/testing', lazy: lazyRoute(() => import('./routes/bot/bot-testing-page')) }),
           leaf({ path: 'prompt', lazy: lazyRoute(() => import('./routes/prompt/prompt-list-page')) }),
           leaf({
             path: 'prompt/compose',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../db/client';
+import { botTestRuns } from '../db/schema';
 import { createGuardedFetch } from '../lib/guarded-http/guarded-fetch';
 import {
   type Caller,
@@ -48,7 +49,15 @@ import { runIngestion } from './knowledge/ingestion';
  * checked there too, for every viewer.
  */
 
-const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags'];
+const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags', '/v1/test-runs'];
+/** The bot routes that talk to a bot or test it (they answer from the Omni RAG); bot CRUD is tested elsewhere. */
+const BOT_TESTING_ROUTES = [
+  '/v1/bots/:p/chat',
+  '/v1/bots/:p/test-cases',
+  '/v1/bots/:p/test-cases/:p',
+  '/v1/bots/:p/test-sources',
+  '/v1/bots/:p/test-runs',
+];
 
 /** The principals, in the order of the columns of the expected statuses. */
 const PRINCIPALS = [
@@ -96,9 +105,13 @@ interface Resources {
   index: string;
   /** A RAG over `index` with `prompt`. */
   rag: string;
+  /** A bot answering from `rag`, with one test case (`botCase`, expecting `source`) and a finished run. */
+  bot: string;
+  botCase: string;
+  botRun: string;
 }
 
-type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag';
+type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag' | 'bot' | 'botCase';
 type Target = 'own' | 'unknown' | 'foreign' | 'own parent, unknown child' | 'own parent, foreign child';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -164,6 +177,19 @@ const TENANT_GONE = /*  */ '204 204 204 204 403 204 401 401';
 const TENANT_MISS = /*  */ '404 404 404 404 403 404 401 401';
 /** Another tenant's (or an unknown) id in the body of an allowed caller. */
 const BODY_MISS = /*    */ '400 400 400 400 403 400 401 401';
+// Bot routes need a signed-in caller of the bot's tenant, not omnirag: another tenant's bot is just unknown.
+const BOT_READ = /*     */ '200 200 200 200 404 200 401 401';
+const BOT_MADE = /*     */ '201 201 201 201 404 201 401 401';
+const BOT_GONE = /*     */ '204 204 204 204 404 204 401 401';
+const BOT_MISS = /*     */ '404 404 404 404 404 404 401 401';
+const BOT_BODY_MISS = /**/ '400 400 400 400 404 400 401 401';
+
+/** The caller's own bot with another tenant's test case or source. */
+const foreignCase = (own: Resources, foreign: Resources): Resources => ({ ...own, botCase: foreign.botCase });
+const foreignCaseSource = (own: Resources, foreign: Resources): Resources => ({
+  ...own,
+  source: foreign.source,
+});
 
 /** A question the chunks of the seeded text source answer (no Q&A pair matches it). */
 const CHUNK_QUESTION = 'Until when does the bakery sell sourdough?';
@@ -456,6 +482,78 @@ const ROUTES: Record<string, RouteRow> = {
       ownHits(obj(body).sources as Array<{ chunk_id: string }>, x) &&
       (obj(body).sources as Array<{ knowledge_id: string }>).every((source) => source.knowledge_id === x.kb),
   },
+
+  // Bot chat and test suites: any signed-in caller of the bot's tenant.
+  'POST /v1/bots/:p/chat': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/chat`, payload: { text: CHUNK_QUESTION } }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => {
+      const trace = obj(obj(body).trace);
+      const chunks = (trace.chunks ?? []) as Array<{ chunk_id: string }>;
+      return (
+        trace.engine === 'builtin' && chunks.length > 0 && chunks.every((c) => x.chunks.includes(c.chunk_id))
+      );
+    },
+  },
+  'GET /v1/bots/:p/test-cases': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/test-cases` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => lists(body, x.botCase),
+  },
+  'POST /v1/bots/:p/test-cases': {
+    request: (x, n) => ({
+      url: `/v1/bots/${x.bot}/test-cases`,
+      payload: { question: `Question ${n}?`, expected_source_id: x.source },
+    }),
+    own: BOT_MADE,
+    foreign: BOT_MISS,
+    mixed: foreignCaseSource,
+    mixedStatuses: BOT_BODY_MISS,
+    refusals: ['bot-test/unknown-source'],
+  },
+  'PATCH /v1/bots/:p/test-cases/:p': {
+    request: (x, n) => ({
+      url: `/v1/bots/${x.bot}/test-cases/${x.botCase}`,
+      payload: { expected_text: `Text ${n}` },
+    }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    mixed: foreignCase,
+  },
+  'DELETE /v1/bots/:p/test-cases/:p': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/test-cases/${x.botCase}` }),
+    fresh: 'botCase',
+    own: BOT_GONE,
+    foreign: BOT_MISS,
+    mixed: foreignCase,
+  },
+  'GET /v1/bots/:p/test-sources': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/test-sources` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => lists(body, x.source, x.qa),
+  },
+  'POST /v1/bots/:p/test-runs': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/test-runs` }),
+    fresh: 'bot',
+    //     adm usr agt key noR mst ano bad
+    own: '202 202 202 202 404 202 401 401',
+    foreign: BOT_MISS,
+  },
+  'GET /v1/bots/:p/test-runs': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/test-runs` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => lists(body, x.botRun),
+  },
+  'GET /v1/test-runs/:p': {
+    request: (x) => ({ url: `/v1/test-runs/${x.botRun}` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => obj(body).id === x.botRun && obj(body).status === 'done',
+  },
 };
 
 /** Tables whose rows carry `id` and `tenant_id`: their ids must never reach another tenant. */
@@ -470,6 +568,9 @@ const TENANT_TABLES = [
   'indexes',
   'rags',
   'rag_answers',
+  'bots',
+  'bot_test_cases',
+  'bot_test_runs',
 ];
 /** Every table the Omni RAG routes write: equal digests mean nothing changed. */
 const FINGERPRINTED = [
@@ -597,6 +698,18 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       index_id: index.id,
       prompt_id: prompt.id,
     });
+    const bot = await made('POST', '/v1/bots', maker.knowledge, {
+      name: 'Support bot',
+      config: { engines: { rag_id: rag.id } },
+    });
+    const botCase = await made('POST', `/v1/bots/${bot.id}/test-cases`, maker.knowledge, {
+      question: CHUNK_QUESTION,
+      expected_source_id: source.id,
+    });
+    const [botRun] = await t.database.db
+      .insert(botTestRuns)
+      .values({ tenantId: tenant, botId: bot.id, status: 'done', total: 1, passed: 1 })
+      .returning({ id: botTestRuns.id });
     return {
       kb: kb.id,
       source: source.id,
@@ -606,6 +719,9 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       chunks,
       index: index.id,
       rag: rag.id,
+      bot: bot.id,
+      botCase: botCase.id,
+      botRun: defined(botRun).id,
     };
   }
 
@@ -665,6 +781,25 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             await made('POST', '/v1/rags', maker.knowledge, { name: `Throwaway ${n}`, index_id: x.index })
           ).id,
         };
+      case 'bot': {
+        // A bot with a case and no run, so that a run may start.
+        const bot = await made('POST', '/v1/bots', maker.knowledge, { name: `Throwaway ${n}` });
+        await made('POST', `/v1/bots/${bot.id}/test-cases`, maker.knowledge, {
+          question: 'Anything?',
+          expected_text: 'x',
+        });
+        return { ...x, bot: bot.id };
+      }
+      case 'botCase':
+        return {
+          ...x,
+          botCase: (
+            await made('POST', `/v1/bots/${x.bot}/test-cases`, maker.knowledge, {
+              question: `Throwaway ${n}?`,
+              expected_text: 'x',
+            })
+          ).id,
+        };
     }
   }
 
@@ -677,6 +812,9 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     chunks: [],
     index: randomUUID(),
     rag: randomUUID(),
+    bot: randomUUID(),
+    botCase: randomUUID(),
+    botRun: randomUUID(),
   });
 
   /** Ids of rows of other tenants, except the model offered to `key`: none of them may reach `key`'s callers. */
@@ -694,7 +832,9 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000', RAG_ANSWER_RATE_LIMIT: '100000' } });
+    t = await createTestApp({
+      env: { RATE_LIMIT_MAX: '100000', RAG_ANSWER_RATE_LIMIT: '100000', BOT_CHAT_RATE_LIMIT: '100000' },
+    });
     modelServer = await startOpenAICompatibleServer({ dimensions: 32 });
     const platform = await platformTenantId(t);
     Object.assign(tenantIds, { platform, A: 'rag-a', B: 'rag-b', P: 'rag-p', N: 'rag-n' });
@@ -754,8 +894,10 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     resources.B.model = partnerModel.id;
 
     served = routeTable(t)
-      .filter((route) =>
-        PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`)),
+      .filter(
+        (route) =>
+          PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`)) ||
+          BOT_TESTING_ROUTES.includes(route.url),
       )
       .map((route) => ({
         method: route.method as Method,

@@ -15,3 +15,4 @@ export * from './indexes';
 export * from './rags';
 export * from './bots';
 export * from './conversations';
+export * from './bot-tests';

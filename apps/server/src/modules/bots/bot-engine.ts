@@ -27,6 +27,10 @@ export interface BotRequest {
   /** When given, the answer text is delivered here as it is made. */
   stream?: AnswerStream;
   signal?: AbortSignal;
+  /** Where the question came from, stored with a RAG answer: 'widget' (the default) or 'test' (staff in the console). */
+  channel?: 'widget' | 'test';
+  /** Who asked, stored with a RAG answer (a user id, `credential:<id>`); null (the default) for a visitor. */
+  actor?: string | null;
 }
 
 export interface BotMessage {
@@ -121,8 +125,8 @@ export function builtinEngine(deps: AnswerDeps): BotEngine {
         question: request.text,
         history: request.history,
         ...(request.language === undefined ? {} : { language: request.language }),
-        channel: 'widget',
-        actor: null,
+        channel: request.channel ?? 'widget',
+        actor: request.actor ?? null,
         botName: bot.config.identity.botName,
         ...(request.stream === undefined ? {} : { stream: request.stream }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
