@@ -126,6 +126,22 @@ export const BOT_ERRORS = {
   'bot/unknown-model': 'The chat model is not offered to your organisation.',
   'bot/unknown-prompt': 'The prompt does not exist in your organisation.',
   'bot/invalid-config': 'The bot configuration is not valid.',
+  'bot/unknown-integration': 'The chatbot integration does not exist in your organisation.',
+} as const;
+
+/** Refusals of the bot template routes beyond the general ones. */
+export const BOT_TEMPLATE_ERRORS = {
+  'bot-template/name-taken': 'Another template of your organisation already has this name.',
+  'bot-template/unknown-bot': 'The bot does not exist in your organisation.',
+} as const;
+
+/** Refusals of the integration routes beyond the general ones. */
+export const INTEGRATION_ERRORS = {
+  'integration/name-taken': 'Another integration of your organisation already has this name.',
+  'integration/unknown-rag': 'The RAG does not exist in your organisation.',
+  'integration/in-use': 'Bots use this integration; point them at another engine first.',
+  'integration/engine-mismatch': 'These settings are for another engine; an integration keeps its engine.',
+  'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
 } as const;
 
 /** Codes the console gives failures that never reached the API or answered without a body. */
@@ -147,6 +163,8 @@ export type ErrorCode =
   | keyof typeof INDEX_ERRORS
   | keyof typeof RAG_ERRORS
   | keyof typeof BOT_ERRORS
+  | keyof typeof BOT_TEMPLATE_ERRORS
+  | keyof typeof INTEGRATION_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -172,6 +190,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...INDEX_ERRORS,
   ...RAG_ERRORS,
   ...BOT_ERRORS,
+  ...BOT_TEMPLATE_ERRORS,
+  ...INTEGRATION_ERRORS,
   ...CLIENT_ERRORS,
 };
 

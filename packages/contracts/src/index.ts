@@ -15,3 +15,5 @@ export * from './masks';
 export * from './widget-config';
 export * from './bots';
 export * from './widget-api';
+export * from './bot-templates';
+export * from './integrations';

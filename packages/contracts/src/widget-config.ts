@@ -210,6 +210,8 @@ export const WidgetEnginesSchema = z.object({
   /** The chat model (from /model) the openai engine uses; checked against the caller's tenant by the server. */
   model_id: optionalId('model'),
   prompt_id: optionalId('prompt'),
+  /** A chatbot-engine integration whose settings the bot answers with; checked against the caller's tenant. */
+  integration_id: optionalId('integration'),
   fallbackText: text(WIDGET_TEXT_MAX, 'The fallback text').default(
     "Sorry, I don't have an answer to that. Could you rephrase your question?",
   ),

@@ -15,3 +15,5 @@ export * from './indexes';
 export * from './rags';
 export * from './bots';
 export * from './conversations';
+export * from './bot-templates';
+export * from './integrations';
