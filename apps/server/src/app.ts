@@ -25,7 +25,9 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { RateLimits } from './modules/auth/rate-limits';
 import { registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
+import { botTemplateRoutes } from './modules/bot-templates/bot-templates.routes';
 import { botRoutes } from './modules/bots/bots.routes';
+import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -209,6 +211,8 @@ export async function buildApp({
   await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
   await ragRoutes(app, { auth, db, env });
   await botRoutes(app, { auth, db, env });
+  await botTemplateRoutes(app, { auth, db, env });
+  await integrationRoutes(app, { auth, db, env });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
   registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });

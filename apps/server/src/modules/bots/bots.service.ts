@@ -11,7 +11,7 @@ import {
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type BotRow, bots, prompts, rags } from '../../db/schema';
+import { type BotRow, bots, integrations, prompts, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
@@ -69,6 +69,8 @@ const nameTaken = () => conflict('Another bot of your organisation already has t
 const unknownRag = () => badRequest('The RAG does not exist in your organisation.', 'bot/unknown-rag');
 const unknownModel = () =>
   badRequest('The chat model is not offered to your organisation.', 'bot/unknown-model');
+const unknownIntegration = () =>
+  badRequest('The chatbot integration does not exist in your organisation.', 'bot/unknown-integration');
 const unknownPrompt = () =>
   badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
 
@@ -97,8 +99,13 @@ export function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | 
 
 /** Ids inside the configuration must be the caller's own (a model: offered to it); builtin answers need omnirag. */
 async function assertReferences(db: Db, principal: Principal, config: WidgetConfig, before?: WidgetConfig) {
-  const { rag_id: ragId, model_id: modelId, prompt_id: promptId } = config.engines;
-  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id') =>
+  const {
+    rag_id: ragId,
+    model_id: modelId,
+    prompt_id: promptId,
+    integration_id: integrationId,
+  } = config.engines;
+  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id' | 'integration_id') =>
     config.engines[key] !== null && config.engines[key] !== before?.engines[key];
   if (changed('rag_id') && ragId !== null) {
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
@@ -122,6 +129,14 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
   if (changed('model_id') && modelId !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');
     if (!offered.some((model) => model.id === modelId)) throw unknownModel();
+  }
+  if (changed('integration_id') && integrationId !== null) {
+    const [integration] = await db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.tenantId, principal.tenantId), eq(integrations.id, integrationId)))
+      .limit(1);
+    if (!integration) throw unknownIntegration();
   }
 }
 
