@@ -120,9 +120,24 @@ function probesFor(target: Target): Probe[] {
 describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage)', (backend) => {
   let w: FilesWorld;
   let master: string;
-  let ids: { subscription: string; user: string; file: string };
+  let ids: {
+    subscription: string;
+    user: string;
+    file: string;
+    bot: string;
+    template: string;
+    integration: string;
+  };
 
-  const FILE_TABLES = ['files', 'folders', 'file_uploads', 'rate_limit_events', 'bots'];
+  const FILE_TABLES = [
+    'files',
+    'folders',
+    'file_uploads',
+    'rate_limit_events',
+    'bots',
+    'bot_templates',
+    'integrations',
+  ];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
   beforeAll(async () => {
@@ -143,7 +158,19 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       .where(eq(subscriptions.tenantId, 'hx-client'));
     const file = await injectUpload(w.t, w.alice, 'notes.txt', Buffer.from('hello'), 'docs');
     if (!sub) throw new Error('the client tenant has no subscription');
-    ids = { subscription: sub.id, user: user.id, file };
+    const created = async (url: string, payload: Record<string, unknown>) => {
+      const response = await w.t.app.inject({ method: 'POST', url, headers: { cookie: master }, payload });
+      if (response.statusCode !== 201) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      return response.json<{ id: string }>().id;
+    };
+    const bot = await created('/v1/bots', { name: 'Hostile target' });
+    const template = await created('/v1/bot-templates', { name: 'Hostile target look', bot_id: bot });
+    const integration = await created('/v1/integrations', {
+      name: 'Hostile target engine',
+      engine: 'openai',
+      settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+    });
+    ids = { subscription: sub.id, user: user.id, file, bot, template, integration };
   });
   afterAll(() => w.close());
 
@@ -187,6 +214,27 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       } else if (url === '/v1/bots' && method === 'POST') {
         const sample = { name: 'Hostile', config: { identity: { displayName: 'Probe' } } };
         list.push({ method: m, url, sample, cookie: master });
+      } else if (url.startsWith('/v1/bot-templates') || url.startsWith('/v1/integrations')) {
+        // Real ids where the path names one, so the body probes reach body validation.
+        const path = url
+          .replace('/v1/bot-templates/:p', `/v1/bot-templates/${ids.template}`)
+          .replace('/v1/integrations/:p', `/v1/integrations/${ids.integration}`);
+        const samples: Record<string, Record<string, unknown>> = {
+          'POST /v1/bot-templates': { name: 'Hostile look', bot_id: ids.bot },
+          'PATCH /v1/bot-templates/:p': { name: 'Renamed look' },
+          'POST /v1/bot-templates/:p/bots': { name: 'Hostile bot' },
+          'POST /v1/integrations': {
+            name: 'Hostile engine',
+            engine: 'openai',
+            settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+          },
+          'PATCH /v1/integrations/:p': { name: 'Renamed engine' },
+          'POST /v1/integrations/test': {
+            engine: 'openai',
+            settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+          },
+        };
+        list.push({ method: m, url: path, sample: samples[`${method} ${url}`], cookie: master });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,
