@@ -66,12 +66,14 @@ describe('the route table', () => {
     }
   });
 
-  it('moves a signed-in user from / to the landing page, inside the shell', async () => {
+  it('moves a signed-in user from / to the integrations overview, inside the shell', async () => {
     stubAuthApi({ signedIn: true });
     const router = renderAt('/');
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText('Acme Support')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe(paths.afterSignIn);
+    expect(router.state.location.pathname).toBe('/bot/integration');
+    expect(paths.afterSignIn).toBe(paths.brand);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Integrations' })).toBeInTheDocument();
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {

@@ -92,8 +92,7 @@ export function TemplateCreateForm({ onCreated }: { onCreated: (template: BotTem
             <Textarea
               label="Description"
               description="What the template is for (optional)."
-              autosize
-              minRows={2}
+              rows={3}
               maxLength={BOT_TEMPLATE_DESCRIPTION_MAX}
               {...form.getInputProps('description')}
             />

@@ -63,8 +63,7 @@ function RenameModal({ template, onClose }: { template: BotTemplate; onClose: ()
           />
           <Textarea
             label="Description"
-            autosize
-            minRows={2}
+            rows={3}
             maxLength={BOT_TEMPLATE_DESCRIPTION_MAX}
             {...form.getInputProps('description')}
           />
