@@ -135,6 +135,8 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     run: string;
     masterBot: string;
     conversation: string;
+    template: string;
+    integration: string;
   };
 
   const FILE_TABLES = [
@@ -149,6 +151,8 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     'bot_test_cases',
     'bot_test_runs',
     'rag_answers',
+    'bot_templates',
+    'integrations',
   ];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
@@ -207,6 +211,18 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       .returning({ id: botTestRuns.id });
     if (bot.statusCode !== 201 || botCase.statusCode !== 201 || !run)
       throw new Error('the probed bot was not made');
+    const created = async (url: string, payload: Record<string, unknown>) => {
+      const response = await w.t.app.inject({ method: 'POST', url, headers: { cookie: master }, payload });
+      if (response.statusCode !== 201) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      return response.json<{ id: string }>().id;
+    };
+    // A template and an integration of the master's tenant, so their routes are probed past their ids.
+    const template = await created('/v1/bot-templates', { name: 'Hostile target look', bot_id: masterBot });
+    const integration = await created('/v1/integrations', {
+      name: 'Hostile target engine',
+      engine: 'openai',
+      settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+    });
     ids = {
       subscription: sub.id,
       user: user.id,
@@ -216,6 +232,8 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       run: run.id,
       masterBot,
       conversation: conversation.id,
+      template,
+      integration,
     };
   });
   afterAll(() => w.close());
@@ -275,6 +293,27 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
       } else if (url === '/v1/bots' && method === 'POST') {
         const sample = { name: 'Hostile', config: { identity: { displayName: 'Probe' } } };
         list.push({ method: m, url, sample, cookie: master });
+      } else if (url.startsWith('/v1/bot-templates') || url.startsWith('/v1/integrations')) {
+        // Real ids where the path names one, so the body probes reach body validation.
+        const path = url
+          .replace('/v1/bot-templates/:p', `/v1/bot-templates/${ids.template}`)
+          .replace('/v1/integrations/:p', `/v1/integrations/${ids.integration}`);
+        const samples: Record<string, Record<string, unknown>> = {
+          'POST /v1/bot-templates': { name: 'Hostile look', bot_id: ids.masterBot },
+          'PATCH /v1/bot-templates/:p': { name: 'Renamed look' },
+          'POST /v1/bot-templates/:p/bots': { name: 'Hostile bot' },
+          'POST /v1/integrations': {
+            name: 'Hostile engine',
+            engine: 'openai',
+            settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+          },
+          'PATCH /v1/integrations/:p': { name: 'Renamed engine' },
+          'POST /v1/integrations/test': {
+            engine: 'openai',
+            settings: { base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+          },
+        };
+        list.push({ method: m, url: path, sample: samples[`${method} ${url}`], cookie: master });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,

@@ -127,6 +127,7 @@ export const BOT_ERRORS = {
   'bot/unknown-prompt': 'The prompt does not exist in your organisation.',
   'bot/invalid-config': 'The bot configuration is not valid.',
   'bot/text-too-long': 'The message is longer than 4000 characters.',
+  'bot/unknown-integration': 'The chatbot integration does not exist in your organisation.',
 } as const;
 
 /** Refusals of a bot's test suite routes beyond the general ones. */
@@ -150,6 +151,21 @@ export const WIDGET_ERRORS = {
   'tts/provider-error': 'The speech service failed.',
 } as const;
 
+/** Refusals of the bot template routes beyond the general ones. */
+export const BOT_TEMPLATE_ERRORS = {
+  'bot-template/name-taken': 'Another template of your organisation already has this name.',
+  'bot-template/unknown-bot': 'The bot does not exist in your organisation.',
+} as const;
+
+/** Refusals of the integration routes beyond the general ones. */
+export const INTEGRATION_ERRORS = {
+  'integration/name-taken': 'Another integration of your organisation already has this name.',
+  'integration/unknown-rag': 'The RAG does not exist in your organisation.',
+  'integration/in-use': 'Bots use this integration; point them at another engine first.',
+  'integration/engine-mismatch': 'These settings are for another engine; an integration keeps its engine.',
+  'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -171,6 +187,8 @@ export type ErrorCode =
   | keyof typeof BOT_ERRORS
   | keyof typeof WIDGET_ERRORS
   | keyof typeof BOT_TEST_ERRORS
+  | keyof typeof BOT_TEMPLATE_ERRORS
+  | keyof typeof INTEGRATION_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -198,6 +216,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...BOT_ERRORS,
   ...WIDGET_ERRORS,
   ...BOT_TEST_ERRORS,
+  ...BOT_TEMPLATE_ERRORS,
+  ...INTEGRATION_ERRORS,
   ...CLIENT_ERRORS,
 };
 

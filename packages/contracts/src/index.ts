@@ -17,3 +17,5 @@ export * from './bots';
 export * from './widget-api';
 export * from './conversations';
 export * from './bot-testing';
+export * from './bot-templates';
+export * from './integrations';

@@ -77,6 +77,7 @@ describe('the default widget configuration holds every default of the spec', () 
       'genesys',
     ],
     ['... and is disabled', 'engines.enableliveagent', false],
+    ['no chatbot-engine integration until one is chosen', 'engines.integration_id', null],
     ['bubble (fontFamily Helvetica ...)', 'appearance.bubble.fontFamily', 'Helvetica'],
     ['bubble (... fontSize 15px)', 'appearance.bubble.fontSize', '15px'],
     ['Video ... feature ... off by default', 'appearance.video', false],
@@ -357,7 +358,15 @@ describe('provider secrets', () => {
       ].sort(),
     );
     const json = JSON.stringify(projection);
-    for (const hidden of ['allowedOrigins', 'rag_id', 'model_id', 'botEngine', 'region', 'consoleLog']) {
+    for (const hidden of [
+      'allowedOrigins',
+      'rag_id',
+      'model_id',
+      'integration_id',
+      'botEngine',
+      'region',
+      'consoleLog',
+    ]) {
       expect(json).not.toContain(hidden);
     }
   });

@@ -212,6 +212,8 @@ export const WidgetEnginesSchema = z.object({
   /** The speech model (kind speech, from /model) that reads answers aloud when the voice is 'server'. */
   speech_model_id: optionalId('speech model'),
   prompt_id: optionalId('prompt'),
+  /** A chatbot-engine integration whose settings the bot answers with; checked against the caller's tenant. */
+  integration_id: optionalId('integration'),
   fallbackText: text(WIDGET_TEXT_MAX, 'The fallback text').default(
     "Sorry, I don't have an answer to that. Could you rephrase your question?",
   ),

@@ -66,12 +66,17 @@ describe('the route table', () => {
     }
   });
 
-  it('moves a signed-in user from / to the landing page, inside the shell', async () => {
+  it('moves a signed-in user from / to the integrations overview, inside the shell', async () => {
     stubAuthApi({ signedIn: true });
     const router = renderAt('/');
-    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
+    // The shell and the overview are lazy chunks loaded one after the other: slower than one query's default wait.
+    expect(await screen.findByText('Grace Hopper', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByText('Acme Support')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe(paths.afterSignIn);
+    expect(router.state.location.pathname).toBe('/bot/integration');
+    expect(paths.afterSignIn).toBe(paths.brand);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Integrations' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {

@@ -59,6 +59,34 @@ export const routes: RouteObject[] = [
           leaf({ path: 'bot/dashboard', lazy: lazyRoute(() => import('./routes/bot/bot-dashboard-page')) }),
           leaf({ path: 'bot/prompt/test', lazy: lazyRoute(() => import('./routes/bot/bot-chat-page')) }),
           leaf({ path: 'bot/testing', lazy: lazyRoute(() => import('./routes/bot/bot-testing-page')) }),
+          leaf({
+            path: 'bot/template/create',
+            lazy: lazyRoute(() => import('./routes/bot-template/template-create-page')),
+          }),
+          leaf({
+            path: 'bot/template/manage',
+            lazy: lazyRoute(() => import('./routes/bot-template/template-manage-page')),
+          }),
+          leaf({
+            path: 'bot/integration',
+            lazy: lazyRoute(() => import('./routes/integration/integration-overview-page')),
+          }),
+          leaf({
+            path: 'bot/integration/list',
+            lazy: lazyRoute(() => import('./routes/integration/integration-list-page')),
+          }),
+          leaf({
+            path: 'bot/integration/add',
+            lazy: lazyRoute(() => import('./routes/integration/integration-add-page')),
+          }),
+          leaf({
+            path: 'bot/integration/view',
+            lazy: lazyRoute(() => import('./routes/integration/integration-view-page')),
+          }),
+          leaf({
+            path: 'bot/integration/chatbot',
+            lazy: lazyRoute(() => import('./routes/integration/integration-chatbot-page')),
+          }),
           leaf({ path: 'prompt', lazy: lazyRoute(() => import('./routes/prompt/prompt-list-page')) }),
           leaf({
             path: 'prompt/compose',

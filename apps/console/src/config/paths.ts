@@ -6,11 +6,8 @@ export const paths = {
   registerSuccess: '/register/success',
   forgotPassword: '/bot/forgot',
   resetPassword: '/bot/password',
-  /**
-   * Where sign-in lands when no `?next=` says otherwise. The intended home is /bot/integration, which has no
-   * route yet and would show the error page, so so the user's own profile (every role sees it).
-   */
-  afterSignIn: '/profile',
+  /** Where sign-in lands when no `?next=` says otherwise: the integrations overview, also the brand link. */
+  afterSignIn: '/bot/integration',
   /** The header brand link. */
   brand: '/bot/integration',
   tenant: {

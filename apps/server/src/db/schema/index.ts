@@ -16,3 +16,5 @@ export * from './rags';
 export * from './bots';
 export * from './conversations';
 export * from './bot-tests';
+export * from './bot-templates';
+export * from './integrations';

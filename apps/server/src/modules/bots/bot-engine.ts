@@ -1,7 +1,8 @@
 import { type AnswerSource, type HistoryTurn, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { rags } from '../../db/schema';
+import { integrations, rags, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { SecretBoxError } from '../../lib/secret-box';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import {
   type AnswerDeps,
@@ -11,7 +12,8 @@ import {
   promptTemplate,
   renderHistory,
 } from '../rag/rag-answer';
-import { ProviderError } from '../models/providers';
+import { type ChatModel, ProviderError } from '../models/providers';
+import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
 
 /** What a visitor said, with what the engine needs to answer it. */
@@ -143,78 +145,139 @@ export function builtinEngine(deps: AnswerDeps): BotEngine {
   };
 }
 
+/** The answer of a chat model with the bot's prompt (no retrieval); the fallback text when the model fails. */
+async function answerWithChat(
+  deps: AnswerDeps,
+  request: BotRequest,
+  started: number,
+  chat: ChatModel,
+  limits: { maxTokens: number; temperature: number },
+): Promise<BotReply> {
+  const { tenantId, bot } = request;
+  const template = await promptTemplate(deps.db, tenantId, bot.config.engines.prompt_id);
+  const language = request.language ?? bot.config.language.default_language;
+  const system =
+    template === null
+      ? `You are ${bot.config.identity.botName}, a helpful assistant. Answer in the language "${language}".`
+      : renderPrompt(template, {
+          question: request.text,
+          context: '',
+          history: renderHistory(request.history),
+          language,
+          bot_name: bot.config.identity.botName,
+        });
+  const chatRequest = {
+    system,
+    messages: [...request.history, { role: 'user' as const, content: request.text }],
+    maxTokens: limits.maxTokens,
+    temperature: limits.temperature,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+  };
+  let text = '';
+  try {
+    if (request.stream) {
+      for await (const piece of chat.stream(chatRequest)) {
+        text += piece;
+        request.stream.delta(piece);
+      }
+    } else {
+      text = (await chat.generate(chatRequest)).text;
+    }
+    text = text.trim();
+    if (text === '') throw new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
+  } catch (error) {
+    const failure =
+      error instanceof ProviderError
+        ? { code: error.code, reason: error.message }
+        : { code: 'provider/error', reason: 'The chat model call failed.' };
+    request.stream?.reset();
+    return fallbackReply(request, started, failure);
+  }
+  return reply(request, started, {
+    engine: 'openai',
+    text,
+    fallback: false,
+    error: null,
+    answerId: null,
+  });
+}
+
 /** Answers with the bot's chat model and prompt (no retrieval); the fallback text when the model fails. */
 export function openAiEngine(deps: AnswerDeps): BotEngine {
   return {
     async respond(request) {
       const started = performance.now();
-      const { tenantId, bot } = request;
-      const { model_id: modelId, prompt_id: promptId } = bot.config.engines;
+      const modelId = request.bot.config.engines.model_id;
       if (modelId === null) return fallbackReply(request, started);
-      const model = await chatModelOf(deps, tenantId, modelId);
+      const model = await chatModelOf(deps, request.tenantId, modelId);
       if ('error' in model) return fallbackReply(request, started, model.error);
-      const template = await promptTemplate(deps.db, tenantId, promptId);
-      const language = request.language ?? bot.config.language.default_language;
-      const system =
-        template === null
-          ? `You are ${bot.config.identity.botName}, a helpful assistant. Answer in the language "${language}".`
-          : renderPrompt(template, {
-              question: request.text,
-              context: '',
-              history: renderHistory(request.history),
-              language,
-              bot_name: bot.config.identity.botName,
-            });
-      const chatRequest = {
-        system,
-        messages: [...request.history, { role: 'user' as const, content: request.text }],
-        maxTokens: bot.config.openai.max_tokens,
-        temperature: bot.config.openai.temperature,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-      };
-      let text = '';
-      try {
-        if (request.stream) {
-          for await (const piece of model.chat.stream(chatRequest)) {
-            text += piece;
-            request.stream.delta(piece);
-          }
-        } else {
-          text = (await model.chat.generate(chatRequest)).text;
-        }
-        text = text.trim();
-        if (text === '')
-          throw new ProviderError('provider/bad-response', 'The chat model sent an empty answer.');
-      } catch (error) {
-        const failure =
-          error instanceof ProviderError
-            ? { code: error.code, reason: error.message }
-            : { code: 'provider/error', reason: 'The chat model call failed.' };
-        request.stream?.reset();
-        return fallbackReply(request, started, failure);
-      }
-      return reply(request, started, {
-        engine: 'openai',
-        text,
-        fallback: false,
-        error: null,
-        answerId: null,
+      return answerWithChat(deps, request, started, model.chat, {
+        maxTokens: request.bot.config.openai.max_tokens,
+        temperature: request.bot.config.openai.temperature,
       });
     },
   };
 }
 
-/** The engine a bot answers with: builtin over its RAG, openai with its chat model, otherwise its fallback text. */
+/**
+ * Answers with the chatbot-engine integration the bot points at: builtin over the integration's RAG, or the
+ * integration's OpenAI-compatible endpoint, model, key and limits with the bot's prompt. An integration that is
+ * gone (or another tenant's) gives the fallback text with the reason.
+ */
+export function integrationEngine(deps: AnswerDeps): BotEngine {
+  return {
+    async respond(request) {
+      const started = performance.now();
+      const { tenantId, bot } = request;
+      const integrationId = bot.config.engines.integration_id;
+      if (integrationId === null) return fallbackReply(request, started);
+      const [row] = await deps.db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.tenantId, tenantId), eq(integrations.id, integrationId)))
+        .limit(1);
+      if (!row) {
+        return fallbackReply(request, started, {
+          code: 'bot/unknown-integration',
+          reason: 'The chatbot integration no longer exists.',
+        });
+      }
+      if (row.engine === 'builtin') {
+        const { rag_id: ragId } = row.settings as StoredBuiltinSettings;
+        const config = { ...bot.config, engines: { ...bot.config.engines, rag_id: ragId } };
+        return builtinEngine(deps).respond({ ...request, bot: { ...bot, config } });
+      }
+      let settings: StoredOpenAiSettings;
+      try {
+        settings = openOpenAiSettings(deps.secretBox, row.settings as StoredOpenAiSettings);
+      } catch (error) {
+        if (!(error instanceof SecretBoxError)) throw error;
+        return fallbackReply(request, started, {
+          code: 'model/key-unreadable',
+          reason:
+            'The stored API key cannot be decrypted (the installation secret changed); enter the key again.',
+        });
+      }
+      return answerWithChat(deps, request, started, integrationChatModel(settings, deps.modelTimeoutMs), {
+        maxTokens: settings.max_tokens,
+        temperature: settings.temperature,
+      });
+    },
+  };
+}
+
+/** The engine a bot answers with: its integration, builtin over its RAG, openai with its chat model, or its fallback. */
 function chooseEngine(deps: AnswerDeps, bot: StoredBot): BotEngine {
-  const { botEngine, rag_id: ragId, model_id: modelId } = bot.config.engines;
+  const { botEngine, rag_id: ragId, model_id: modelId, integration_id: integrationId } = bot.config.engines;
+  if (integrationId !== null) return integrationEngine(deps);
   if (botEngine === 'builtin' && ragId !== null) return builtinEngine(deps);
   if (botEngine === 'openai' && modelId !== null) return openAiEngine(deps);
   return fallbackEngine;
 }
 
 /**
- * The engine a bot answers with: builtin over its RAG, openai with its chat model, otherwise its fallback text.
- * A request whose tenant is not the bot's is refused as an unknown bot.
+ * The engine a bot answers with: its chatbot-engine integration when it names one, else builtin over its RAG,
+ * openai with its chat model, otherwise its fallback text. A request whose tenant is not the bot's is refused as an unknown bot.
  */
 export function engineFor(deps: AnswerDeps, bot: StoredBot): BotEngine {
   const engine = chooseEngine(deps, bot);

@@ -11,7 +11,7 @@ import {
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type BotRow, bots, prompts, rags } from '../../db/schema';
+import { type BotRow, bots, integrations, prompts, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
@@ -71,6 +71,8 @@ const unknownModel = () =>
   badRequest('The chat model is not offered to your organisation.', 'bot/unknown-model');
 const unknownSpeechModel = () =>
   badRequest('The speech model is not offered to your organisation.', 'bot/unknown-model');
+const unknownIntegration = () =>
+  badRequest('The chatbot integration does not exist in your organisation.', 'bot/unknown-integration');
 const unknownPrompt = () =>
   badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
 
@@ -104,8 +106,9 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     model_id: modelId,
     prompt_id: promptId,
     speech_model_id: speechModelId,
+    integration_id: integrationId,
   } = config.engines;
-  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id' | 'speech_model_id') =>
+  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id' | 'speech_model_id' | 'integration_id') =>
     config.engines[key] !== null && config.engines[key] !== before?.engines[key];
   if (changed('rag_id') && ragId !== null) {
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
@@ -133,6 +136,14 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
   if (changed('speech_model_id') && speechModelId !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'speech');
     if (!offered.some((model) => model.id === speechModelId)) throw unknownSpeechModel();
+  }
+  if (changed('integration_id') && integrationId !== null) {
+    const [integration] = await db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.tenantId, principal.tenantId), eq(integrations.id, integrationId)))
+      .limit(1);
+    if (!integration) throw unknownIntegration();
   }
 }
 

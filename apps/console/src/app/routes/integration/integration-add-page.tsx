@@ -1,0 +1,23 @@
+import { Stack } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { RequireMenuRoute } from '../../../components/access/require-menu-route';
+import { PageHeader } from '../../../components/ui/page-header';
+import { IntegrationForm } from '../../../features/integrations/components/integration-form';
+import { integrationPaths } from '../../../features/integrations/utils/integration-paths';
+
+/** /bot/integration/add: a new chatbot-engine integration, tested before or after it is saved. */
+export function Component() {
+  const navigate = useNavigate();
+  return (
+    <RequireMenuRoute route={integrationPaths.list}>
+      <Stack gap={0} w="100%">
+        <PageHeader
+          title="Add integration"
+          description="Choose the engine, fill in its settings and test the connection before you save."
+          back={{ to: integrationPaths.list, label: 'All integrations' }}
+        />
+        <IntegrationForm onSaved={(saved) => void navigate(integrationPaths.view(saved.id))} />
+      </Stack>
+    </RequireMenuRoute>
+  );
+}

@@ -1,0 +1,89 @@
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconList, IconMessageChatbot, IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { LoadError } from '../../../components/forms/form-skeleton';
+import { useIntegrations } from '../api/integrations-api';
+import { ENGINE_LABELS } from '../utils/integration-form';
+import { integrationPaths } from '../utils/integration-paths';
+
+/** How many integrations there are, per kind and engine, with the ways to see and add them. */
+export function IntegrationOverview() {
+  const integrations = useIntegrations();
+  if (integrations.isError && !integrations.data) {
+    return (
+      <LoadError
+        title="The integrations could not be loaded"
+        error={integrations.error}
+        onRetry={() => void integrations.refetch()}
+      />
+    );
+  }
+  const items = integrations.data?.items;
+  const count = (predicate: (engine: string) => boolean) =>
+    items?.filter((integration) => predicate(integration.engine)).length ?? 0;
+  const number = (value: number) =>
+    items ? (
+      <Text fz={32} fw={700} lh={1}>
+        {value}
+      </Text>
+    ) : (
+      <Skeleton h={32} w={48} />
+    );
+  const inUse = items?.filter((integration) => integration.bots.length > 0).length ?? 0;
+
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm" h="100%">
+          <Group gap="xs">
+            <IconMessageChatbot size={22} aria-hidden="true" />
+            <Title order={2} size="h4">
+              Chatbot engines
+            </Title>
+          </Group>
+          {number(count(() => true))}
+          <Text size="sm" c="dimmed">
+            What your bots answer with: a RAG of your organisation, or an OpenAI-compatible chat endpoint.
+            {items && ` ${inUse} in use by bots.`}
+          </Text>
+          <Group gap="xs">
+            <Badge variant="light" color="grape">
+              {ENGINE_LABELS.builtin}: {count((engine) => engine === 'builtin')}
+            </Badge>
+            <Badge variant="light" color="blue">
+              {ENGINE_LABELS.openai}: {count((engine) => engine === 'openai')}
+            </Badge>
+          </Group>
+          <Group gap="sm" mt="auto">
+            <Button component={Link} to={integrationPaths.chatbot} variant="light">
+              Chatbot engines
+            </Button>
+            <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
+              Add
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm" h="100%">
+          <Group gap="xs">
+            <IconList size={22} aria-hidden="true" />
+            <Title order={2} size="h4">
+              All integrations
+            </Title>
+          </Group>
+          {number(items?.length ?? 0)}
+          <Text size="sm" c="dimmed">
+            Every integration of your organisation, with the bots that use each one. Open one to change it or
+            test its connection.
+          </Text>
+          <Group gap="sm" mt="auto">
+            <Button component={Link} to={integrationPaths.list} variant="light">
+              See all
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,430 @@
+import {
+  BuiltinIntegrationSettingsSchema,
+  type CreateIntegrationBodySchema,
+  type IntegrationListQuery,
+  type IntegrationTestResult,
+  isMaskedApiKey,
+  OpenAiIntegrationSettingsSchema,
+  type TestIntegrationBodySchema,
+  type UpdateIntegrationBodySchema,
+} from '@omnibot/contracts';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import {
+  bots,
+  indexes,
+  type IntegrationRow,
+  integrations,
+  rags,
+  type StoredBuiltinSettings,
+  type StoredOpenAiSettings,
+} from '../../db/schema';
+import { type Actor, writeAudit } from '../../lib/audit';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { refuseUniqueViolation } from '../../lib/unique-violation';
+import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { actorId, type Principal } from '../../plugins/principal';
+import { type ChatModel, createChatModel, ProviderError } from '../models/providers';
+
+export const INTEGRATION_NOT_FOUND = 'Integration not found';
+export const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
+
+export interface IntegrationsDeps {
+  db: Db;
+  /**
+   * Seals and opens API keys. An integration's key is the same kind of secret as a model connection's, under the
+   * same purpose ("model-api-key"), so the answer path opens both with the box it already holds.
+   */
+  secretBox: SecretBox;
+}
+
+type CreateInput = z.output<typeof CreateIntegrationBodySchema>;
+type UpdateInput = z.output<typeof UpdateIntegrationBodySchema>;
+type TestInput = z.output<typeof TestIntegrationBodySchema>;
+type OpenAiInput = z.output<typeof OpenAiIntegrationSettingsSchema>;
+type BuiltinInput = z.output<typeof BuiltinIntegrationSettingsSchema>;
+
+/** A bot that answers with an integration. */
+export interface UsingBot {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
+export interface StoredIntegration {
+  row: IntegrationRow;
+  bots: UsingBot[];
+}
+
+const nameTaken = () =>
+  conflict('Another integration of your organisation already has this name.', 'integration/name-taken');
+const unknownRag = () =>
+  badRequest('The RAG does not exist in your organisation.', 'integration/unknown-rag');
+const engineMismatch = () =>
+  badRequest(
+    'These settings are for another engine; an integration keeps its engine.',
+    'integration/engine-mismatch',
+  );
+
+const isOpenAi = (row: IntegrationRow): row is IntegrationRow & { settings: StoredOpenAiSettings } =>
+  row.engine === 'openai';
+
+/** The bots of the tenant that answer with integration `id`. */
+async function botsUsing(db: Db, tenantId: string, id: string): Promise<UsingBot[]> {
+  return db
+    .select({ id: bots.id, name: bots.name, enabled: bots.enabled })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), sql`${bots.config} -> 'engines' ->> 'integration_id' = ${id}`))
+    .orderBy(asc(bots.name), asc(bots.id));
+}
+
+async function ownedRow(db: Db, tenantId: string, id: string): Promise<IntegrationRow> {
+  const [row] = await db
+    .select()
+    .from(integrations)
+    .where(and(eq(integrations.tenantId, tenantId), eq(integrations.id, id)))
+    .limit(1);
+  if (!row) throw notFound(INTEGRATION_NOT_FOUND);
+  return row;
+}
+
+/** The caller's RAG (and the omnirag subscription the builtin engine needs), or null when it has none such. */
+async function ownRag(db: Db, tenantId: string, ragId: string) {
+  const [rag] = await db
+    .select()
+    .from(rags)
+    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, ragId)))
+    .limit(1);
+  return rag ?? null;
+}
+
+async function assertBuiltin(db: Db, principal: Principal, settings: BuiltinInput) {
+  if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
+    throw forbidden('Your organisation has no Omni RAG subscription for builtin answers.');
+  }
+  if (!(await ownRag(db, principal.tenantId, settings.rag_id))) throw unknownRag();
+}
+
+/** The OpenAI settings to store: the key sealed, a masked key keeping `stored`'s. */
+function sealOpenAi(
+  box: SecretBox,
+  settings: OpenAiInput,
+  stored: StoredOpenAiSettings | null,
+): StoredOpenAiSettings {
+  let apiKey: string;
+  if (isMaskedApiKey(settings.api_key)) {
+    if (stored === null) throw badRequest('Enter the API key; a masked key keeps a stored one only.');
+    apiKey = stored.api_key;
+  } else {
+    apiKey = settings.api_key === '' ? '' : box.encrypt(settings.api_key);
+  }
+  return {
+    base_url: settings.base_url,
+    model: settings.model,
+    api_key: apiKey,
+    max_tokens: settings.max_tokens,
+    temperature: settings.temperature,
+  };
+}
+
+export async function listIntegrations(
+  deps: IntegrationsDeps,
+  principal: Principal,
+  query: IntegrationListQuery,
+): Promise<StoredIntegration[]> {
+  const rows = await deps.db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.tenantId, principal.tenantId),
+        query.kind === undefined ? undefined : eq(integrations.kind, query.kind),
+        query.engine === undefined ? undefined : eq(integrations.engine, query.engine),
+      ),
+    )
+    .orderBy(asc(integrations.name), asc(integrations.id));
+  if (rows.length === 0) return [];
+  const users = await deps.db
+    .select({
+      id: bots.id,
+      name: bots.name,
+      enabled: bots.enabled,
+      integrationId: sql<string>`${bots.config} -> 'engines' ->> 'integration_id'`,
+    })
+    .from(bots)
+    .where(
+      and(
+        eq(bots.tenantId, principal.tenantId),
+        sql`${bots.config} -> 'engines' ->> 'integration_id' is not null`,
+      ),
+    )
+    .orderBy(asc(bots.name), asc(bots.id));
+  return rows.map((row) => ({
+    row,
+    bots: users
+      .filter((bot) => bot.integrationId === row.id)
+      .map(({ id, name, enabled }) => ({ id, name, enabled })),
+  }));
+}
+
+export async function getIntegration(
+  deps: IntegrationsDeps,
+  principal: Principal,
+  id: string,
+): Promise<StoredIntegration> {
+  const row = await ownedRow(deps.db, principal.tenantId, id);
+  return { row, bots: await botsUsing(deps.db, principal.tenantId, id) };
+}
+
+export async function createIntegration(
+  deps: IntegrationsDeps,
+  actor: Actor,
+  input: CreateInput,
+): Promise<StoredIntegration> {
+  const { principal } = actor;
+  let settings: StoredBuiltinSettings | StoredOpenAiSettings;
+  if (input.engine === 'builtin') {
+    await assertBuiltin(deps.db, principal, input.settings);
+    settings = { rag_id: input.settings.rag_id };
+  } else {
+    settings = sealOpenAi(deps.secretBox, input.settings, null);
+  }
+  const by = actorId(principal);
+  const row = await refuseUniqueViolation(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(integrations)
+          .values({
+            tenantId: principal.tenantId,
+            kind: input.kind,
+            engine: input.engine,
+            name: input.name,
+            settings,
+            createdBy: by,
+            updatedBy: by,
+          })
+          .returning();
+        if (!inserted) throw new AppError(500, 'internal', 'The integration was not stored.');
+        await writeAudit(tx, actor, {
+          tenantId: principal.tenantId,
+          action: 'integration.create',
+          target: inserted.id,
+          details: { name: input.name, engine: input.engine },
+        });
+        return inserted;
+      }),
+    nameTaken,
+  );
+  return { row, bots: [] };
+}
+
+export async function updateIntegration(
+  deps: IntegrationsDeps,
+  actor: Actor,
+  id: string,
+  input: UpdateInput,
+): Promise<StoredIntegration> {
+  const { principal } = actor;
+  const current = await ownedRow(deps.db, principal.tenantId, id);
+  const changes: Partial<typeof integrations.$inferInsert> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.settings !== undefined) {
+    if (isOpenAi(current)) {
+      const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealOpenAi(deps.secretBox, parsed.data, current.settings);
+    } else {
+      const parsed = BuiltinIntegrationSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      if (parsed.data.rag_id !== (current.settings as StoredBuiltinSettings).rag_id) {
+        await assertBuiltin(deps.db, principal, parsed.data);
+      }
+      changes.settings = { rag_id: parsed.data.rag_id };
+    }
+  }
+  const row = await refuseUniqueViolation(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(integrations)
+          .set({ ...changes, updatedBy: actorId(principal), updatedAt: new Date() })
+          .where(and(eq(integrations.tenantId, principal.tenantId), eq(integrations.id, id)))
+          .returning();
+        if (!updated) throw notFound(INTEGRATION_NOT_FOUND);
+        await writeAudit(tx, actor, {
+          tenantId: principal.tenantId,
+          action: 'integration.update',
+          target: id,
+          details: { fields: Object.keys(input) },
+        });
+        return updated;
+      }),
+    nameTaken,
+  );
+  return { row, bots: await botsUsing(deps.db, principal.tenantId, id) };
+}
+
+export async function deleteIntegration(deps: IntegrationsDeps, actor: Actor, id: string): Promise<void> {
+  const { principal } = actor;
+  await deps.db.transaction(async (tx) => {
+    const db: Db = tx;
+    const current = await ownedRow(db, principal.tenantId, id);
+    const users = await botsUsing(db, principal.tenantId, id);
+    if (users.length > 0) {
+      throw conflict(
+        `Bots use this integration (${users.map((bot) => bot.name).join(', ')}); point them at another engine first.`,
+        'integration/in-use',
+      );
+    }
+    await db
+      .delete(integrations)
+      .where(and(eq(integrations.tenantId, principal.tenantId), eq(integrations.id, id)));
+    await writeAudit(db, actor, {
+      tenantId: principal.tenantId,
+      action: 'integration.delete',
+      target: id,
+      details: { name: current.name },
+    });
+  });
+}
+
+/** The chat model of OpenAI settings whose key is already in clear. */
+export function integrationChatModel(
+  settings: { base_url: string; model: string; api_key: string; max_tokens: number; temperature: number },
+  timeoutMs: number,
+): ChatModel {
+  return createChatModel(
+    {
+      baseUrl: settings.base_url,
+      modelName: settings.model,
+      apiKey: settings.api_key === '' ? null : settings.api_key,
+      timeoutMs,
+    },
+    { maxTokens: settings.max_tokens, temperature: settings.temperature },
+  );
+}
+
+/** The stored OpenAI settings with the key opened. */
+export function openOpenAiSettings(box: SecretBox, settings: StoredOpenAiSettings): StoredOpenAiSettings {
+  return { ...settings, api_key: settings.api_key === '' ? '' : box.decrypt(settings.api_key) };
+}
+
+const keyUnreadable: IntegrationTestResult = {
+  ok: false,
+  code: 'model/key-unreadable',
+  message: 'The stored API key cannot be decrypted (the installation secret changed); enter the key again.',
+};
+
+/** A tiny chat call; the provider's failure in plain words. */
+async function tryOpenAi(settings: StoredOpenAiSettings, timeoutMs: number): Promise<IntegrationTestResult> {
+  const started = performance.now();
+  try {
+    const { text } = await integrationChatModel(settings, timeoutMs).generate({
+      messages: [{ role: 'user', content: 'Reply with OK.' }],
+      maxTokens: 16,
+    });
+    const latency = Math.round(performance.now() - started);
+    return {
+      ok: true,
+      latency_ms: latency,
+      detail: `${settings.model} answered in ${latency} ms${text.trim() === '' ? ' (with an empty text)' : ''}.`,
+    };
+  } catch (error) {
+    if (error instanceof ProviderError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/** The RAG is the tenant's (with omnirag) and its index can answer. */
+async function tryBuiltin(db: Db, tenantId: string, ragId: string): Promise<IntegrationTestResult> {
+  const started = performance.now();
+  if (!(await tenantHoldsFeature(db, tenantId, 'omnirag'))) {
+    return {
+      ok: false,
+      code: 'forbidden',
+      message: 'Your organisation has no Omni RAG subscription for builtin answers.',
+    };
+  }
+  const rag = await ownRag(db, tenantId, ragId);
+  if (!rag)
+    return {
+      ok: false,
+      code: 'integration/unknown-rag',
+      message: 'The RAG does not exist in your organisation.',
+    };
+  const [index] = await db
+    .select()
+    .from(indexes)
+    .where(and(eq(indexes.tenantId, tenantId), eq(indexes.id, rag.indexId)))
+    .limit(1);
+  if (!index) {
+    return {
+      ok: false,
+      code: 'integration/rag-not-ready',
+      message: `The index of ${rag.name} no longer exists.`,
+    };
+  }
+  if (index.mode !== 'keyword' && index.embeddingState !== 'ready') {
+    return {
+      ok: false,
+      code: 'integration/rag-not-ready',
+      message:
+        index.embeddingState === 'failed'
+          ? `The index ${index.name} failed to embed its chunks${index.embeddingErrorReason ? `: ${index.embeddingErrorReason}` : ''}.`
+          : `The index ${index.name} is still embedding its chunks (${index.embeddingState}); try again when it is ready.`,
+    };
+  }
+  return {
+    ok: true,
+    latency_ms: Math.round(performance.now() - started),
+    detail: `${rag.name} answers from the ${index.mode} index ${index.name}.`,
+  };
+}
+
+/** Tries a saved integration. */
+export async function testIntegration(
+  deps: IntegrationsDeps,
+  principal: Principal,
+  id: string,
+  timeoutMs = INTEGRATION_TEST_TIMEOUT_MS,
+): Promise<IntegrationTestResult> {
+  const row = await ownedRow(deps.db, principal.tenantId, id);
+  if (!isOpenAi(row)) {
+    return tryBuiltin(deps.db, principal.tenantId, (row.settings as StoredBuiltinSettings).rag_id);
+  }
+  let settings: StoredOpenAiSettings;
+  try {
+    settings = openOpenAiSettings(deps.secretBox, row.settings);
+  } catch (error) {
+    if (error instanceof SecretBoxError) return keyUnreadable;
+    throw error;
+  }
+  return tryOpenAi(settings, timeoutMs);
+}
+
+/** Tries settings before they are saved; a masked key stands for the stored key of integration `input.id`. */
+export async function testUnsavedIntegration(
+  deps: IntegrationsDeps,
+  principal: Principal,
+  input: TestInput,
+  timeoutMs = INTEGRATION_TEST_TIMEOUT_MS,
+): Promise<IntegrationTestResult> {
+  const stored = input.id === undefined ? null : await ownedRow(deps.db, principal.tenantId, input.id);
+  if (input.engine === 'builtin') return tryBuiltin(deps.db, principal.tenantId, input.settings.rag_id);
+  let apiKey = input.settings.api_key;
+  if (isMaskedApiKey(apiKey)) {
+    if (stored === null || !isOpenAi(stored)) {
+      throw badRequest('Enter the API key; a masked key stands only for the key of a saved integration.');
+    }
+    try {
+      apiKey = openOpenAiSettings(deps.secretBox, stored.settings).api_key;
+    } catch (error) {
+      if (error instanceof SecretBoxError) return keyUnreadable;
+      throw error;
+    }
+  }
+  return tryOpenAi({ ...input.settings, api_key: apiKey }, timeoutMs);
+}
