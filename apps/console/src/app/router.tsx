@@ -56,6 +56,14 @@ export const routes: RouteObject[] = [
           leaf({ path: 'file', lazy: lazyRoute(() => import('./routes/files/file-manager-page')) }),
           leaf({ path: 'model', lazy: lazyRoute(() => import('./routes/model/model-page')) }),
           leaf({ path: 'bot/gallery', lazy: lazyRoute(() => import('./routes/files/gallery-page')) }),
+          leaf({ path: 'bot/manage', lazy: lazyRoute(() => import('./routes/bot/bot-manage-page')) }),
+          leaf({ path: 'bot/customize', lazy: lazyRoute(() => import('./routes/bot/bot-customize-page')) }),
+          leaf({ path: 'bot/install', lazy: lazyRoute(() => import('./routes/bot/bot-install-page')) }),
+          leaf({
+            path: 'bot/config/message',
+            lazy: lazyRoute(() => import('./routes/bot/bot-message-page')),
+          }),
+          leaf({ path: 'bot/config/rag', lazy: lazyRoute(() => import('./routes/bot/bot-rag-page')) }),
           leaf({ path: 'prompt', lazy: lazyRoute(() => import('./routes/prompt/prompt-list-page')) }),
           leaf({
             path: 'prompt/compose',

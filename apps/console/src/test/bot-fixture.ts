@@ -46,7 +46,8 @@ type Patch = { name?: string; enabled?: boolean; config?: Record<string, Record<
 /** Merges a PATCH /v1/bots/:id body over `bot` the way the server does (group by group, field by field). */
 export function applyPatch(bot: Bot, patch: Patch): Bot {
   const config = structuredClone(bot.config) as unknown as Record<string, Record<string, unknown>>;
-  for (const [group, fields] of Object.entries(patch.config ?? {})) config[group] = { ...config[group], ...fields };
+  for (const [group, fields] of Object.entries(patch.config ?? {}))
+    config[group] = { ...config[group], ...fields };
   return {
     ...bot,
     ...(patch.name === undefined ? {} : { name: patch.name }),
@@ -56,3 +57,18 @@ export function applyPatch(bot: Bot, patch: Patch): Bot {
     updated_at: '2026-01-02T00:00:00.000Z',
   };
 }
+
+type FetchMock = { mock: { calls: [RequestInfo | URL, RequestInit?][] } };
+
+/** The parsed JSON bodies of the calls made with `method`, in order. */
+export function sentBodies<T = Record<string, unknown>>(fetchMock: FetchMock, method: string): T[] {
+  return fetchMock.mock.calls
+    .filter(([, init]) => init?.method === method)
+    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as T) : (undefined as T)));
+}
+
+/** The address (path and query) of every call. */
+export const requestedUrls = (fetchMock: FetchMock) =>
+  fetchMock.mock.calls.map(([input]) =>
+    typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+  );

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHAT_MODEL, listOf, RAG } from '../../../test/rag-fixture';
-import { applyPatch, BOT_ID, botListOf, botSession, makeBot } from '../../../test/bot-fixture';
+import { applyPatch, BOT_ID, botListOf, botSession, makeBot, sentBodies } from '../../../test/bot-fixture';
 import { defined } from '../../../test/defined';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { fill } from '../../../test/fill';
@@ -41,9 +41,7 @@ function stubBots(initial: Bot[] = [makeBot()]) {
 }
 
 const patchBodies = (fetchMock: ReturnType<typeof stubBots>['fetchMock']) =>
-  fetchMock.mock.calls
-    .filter(([, init]) => init?.method === 'PATCH')
-    .map(([, init]) => JSON.parse(String(init?.body)) as { config: Record<string, Record<string, unknown>> });
+  sentBodies<{ config: Record<string, Record<string, unknown>> }>(fetchMock, 'PATCH');
 
 describe('/bot/customize', { timeout: 30_000 }, () => {
   afterEach(() => {
@@ -100,10 +98,10 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
   it('posts the public projection of the current values to the preview once it is ready', async () => {
     stubBots();
     renderRoute(<CustomizePage />, { path: `/bot/customize?bot_id=${BOT_ID}`, session: botSession() });
-    const frame = (await screen.findByTitle('Live preview of the widget')) as HTMLIFrameElement;
+    const frame = await screen.findByTitle<HTMLIFrameElement>('Live preview of the widget');
     expect(frame.getAttribute('src')).toBe(`/widget/?preview=1&bot=${BOT_ID}`);
     // happy-dom loads no page into an iframe, so the frame's window is this stand-in that records what it receives.
-    const posted = vi.fn<(message: unknown, targetOrigin: string) => void>();
+    const posted = vi.fn((_message: unknown, _targetOrigin: string) => undefined);
     const target = { postMessage: posted } as unknown as Window;
     Object.defineProperty(frame, 'contentWindow', { value: target });
 
@@ -155,7 +153,9 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
     // An invalid value is not posted; the preview keeps the last valid settings and says so.
     fireEvent.change(name, { target: { value: '' } });
     expect(
-      await screen.findByText('The preview shows the last valid settings until the highlighted fields are fixed.'),
+      await screen.findByText(
+        'The preview shows the last valid settings until the highlighted fields are fixed.',
+      ),
     ).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(posted).toHaveBeenCalledTimes(3);
@@ -173,8 +173,7 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(screen.getByTestId('location')).toHaveTextContent(`/bot/customize?bot_id=${BOT_ID}`),
     );
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
-    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+    expect(sentBodies(fetchMock, 'POST')[0]).toEqual({
       name: 'Shop assistant',
       config: { identity: { name: 'Shop assistant', botName: 'Shop assistant' } },
     });

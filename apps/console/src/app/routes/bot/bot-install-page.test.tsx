@@ -2,8 +2,7 @@ import type { Bot, BotOriginList } from '@omnibot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyPatch, BOT_ID, botListOf, botSession, makeBot } from '../../../test/bot-fixture';
-import { defined } from '../../../test/defined';
+import { applyPatch, BOT_ID, botListOf, botSession, makeBot, sentBodies } from '../../../test/bot-fixture';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
@@ -86,8 +85,7 @@ describe('/bot/install', { timeout: 30_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Save origins' }));
     expect(await screen.findByText('The allowed origins were saved.')).toBeInTheDocument();
-    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
-    expect(JSON.parse(String(defined(patch)[1]?.body))).toEqual({
+    expect(sentBodies(fetchMock, 'PATCH')[0]).toEqual({
       config: { install: { allowedOrigins: ['https://www.example.com', 'https://shop.example.com'] } },
     });
     await waitFor(() => expect(within(table).getByText('Allowed')).toBeInTheDocument());

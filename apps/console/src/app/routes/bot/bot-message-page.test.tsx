@@ -2,7 +2,15 @@ import type { Bot } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyPatch, BOT_ID, botListOf, botSession, makeBot, OTHER_BOT_ID } from '../../../test/bot-fixture';
+import {
+  applyPatch,
+  BOT_ID,
+  botListOf,
+  botSession,
+  makeBot,
+  OTHER_BOT_ID,
+  sentBodies,
+} from '../../../test/bot-fixture';
 import { defined } from '../../../test/defined';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { fill } from '../../../test/fill';
@@ -27,10 +35,8 @@ function stubBot(bot: Bot = makeBot()) {
   });
 }
 
-const patchOf = (fetchMock: ReturnType<typeof stubBot>['fetchMock']) => {
-  const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
-  return call ? (JSON.parse(String(call[1]?.body)) as { config: { welcome: Record<string, unknown> } }) : null;
-};
+const patchOf = (fetchMock: ReturnType<typeof stubBot>['fetchMock']) =>
+  sentBodies<{ config: { welcome: Record<string, unknown> } }>(fetchMock, 'PATCH')[0] ?? null;
 
 describe('/bot/config/message', { timeout: 30_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -47,7 +53,11 @@ describe('/bot/config/message', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add welcome item' }));
     await user.click(screen.getByRole('button', { name: 'Add welcome item' }));
     await fill(user, screen.getByRole('textbox', { name: 'Label (welcome item 1)' }), 'Orders');
-    await fill(user, screen.getByRole('textbox', { name: 'Text sent (welcome item 1)' }), 'Where is my order?');
+    await fill(
+      user,
+      screen.getByRole('textbox', { name: 'Text sent (welcome item 1)' }),
+      'Where is my order?',
+    );
     await fill(user, screen.getByRole('textbox', { name: 'Label (welcome item 2)' }), 'Returns');
     await fill(user, screen.getByRole('textbox', { name: 'Text sent (welcome item 2)' }), 'How do I return?');
     await user.click(screen.getByRole('button', { name: 'Move welcome item 2 up' }));

@@ -64,7 +64,7 @@ const SECTIONS = [
 
 type SectionValue = (typeof SECTIONS)[number]['value'];
 
-export const CUSTOMIZE_GROUPS: readonly ConfigGroup[] = SECTIONS.flatMap((section) => section.groups);
+const CUSTOMIZE_GROUPS: readonly ConfigGroup[] = SECTIONS.flatMap((section) => section.groups);
 
 const sectionsWithErrors = (errors: Record<string, unknown>): SectionValue[] =>
   SECTIONS.filter((section) => section.groups.some((group) => groupHasError(errors, group))).map(
@@ -86,7 +86,17 @@ function Colour({ form, path, label }: { form: Form; path: string; label: string
   return <ColorInput label={label} format="hex" key={form.key(path)} {...form.getInputProps(path)} />;
 }
 
-function Flag({ form, path, label, description }: { form: Form; path: string; label: string; description?: string }) {
+function Flag({
+  form,
+  path,
+  label,
+  description,
+}: {
+  form: Form;
+  path: string;
+  label: string;
+  description?: string;
+}) {
   return (
     <Switch
       label={label}
@@ -97,7 +107,17 @@ function Flag({ form, path, label, description }: { form: Form; path: string; la
   );
 }
 
-function Image({ form, path, label, description }: { form: Form; path: string; label: string; description?: string }) {
+function Image({
+  form,
+  path,
+  label,
+  description,
+}: {
+  form: Form;
+  path: string;
+  label: string;
+  description?: string;
+}) {
   const props = form.getInputProps(path);
   return (
     <ImageUrlField
@@ -166,7 +186,12 @@ function IdentitySection({ form }: { form: Form }) {
         key={form.key('identity.description')}
         {...form.getInputProps('identity.description')}
       />
-      <Image form={form} path="identity.avatarUri" label="Avatar" description="The bot's picture in the header." />
+      <Image
+        form={form}
+        path="identity.avatarUri"
+        label="Avatar"
+        description="The bot's picture in the header."
+      />
     </Stack>
   );
 }
@@ -336,12 +361,7 @@ function AppearanceSection({
 
 function FeedbackSection({ form }: { form: Form }) {
   const label = (path: string, text: string) => (
-    <TextInput
-      label={text}
-      maxLength={WIDGET_LABEL_MAX}
-      key={form.key(path)}
-      {...form.getInputProps(path)}
-    />
+    <TextInput label={text} maxLength={WIDGET_LABEL_MAX} key={form.key(path)} {...form.getInputProps(path)} />
   );
   return (
     <Stack gap="sm">
@@ -471,8 +491,8 @@ function EnginesSection({ form }: { form: Form }) {
       )}
       {isBuiltin && !hasOmnirag && (
         <Alert color="yellow" icon={<IconAlertCircle />} title="Built-in answers need Omni RAG">
-          Your organisation has no Omni RAG subscription, so this bot answers with its fallback text. Choose the
-          chat model engine, or ask your administrator for Omni RAG.
+          Your organisation has no Omni RAG subscription, so this bot answers with its fallback text. Choose
+          the chat model engine, or ask your administrator for Omni RAG.
         </Alert>
       )}
       {isOpenAi && (
@@ -730,7 +750,12 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
       </Grid.Col>
       <Grid.Col span={{ base: 12, sm: 5 }}>
         <div style={{ position: 'sticky', top: 'calc(var(--app-shell-header-height, 0px) + 1rem)' }}>
-          <WidgetPreview botId={bot.id} config={preview} colorScheme={scheme} onColorSchemeChange={setScheme} />
+          <WidgetPreview
+            botId={bot.id}
+            config={preview}
+            colorScheme={scheme}
+            onColorSchemeChange={setScheme}
+          />
         </div>
       </Grid.Col>
     </Grid>

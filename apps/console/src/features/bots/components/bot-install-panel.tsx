@@ -84,7 +84,15 @@ function originProblem(value: string, origins: readonly string[]): string | null
   return null;
 }
 
-function RecentOrigins({ bot, onAllow, allowed }: { bot: Bot; allowed: readonly string[]; onAllow: (origin: string) => void }) {
+function RecentOrigins({
+  bot,
+  onAllow,
+  allowed,
+}: {
+  bot: Bot;
+  allowed: readonly string[];
+  onAllow: (origin: string) => void;
+}) {
   const origins = useBotOrigins(bot.id);
   let body;
   if (origins.isPending) body = <Skeleton height={80} aria-label="Loading the recent origins" />;

@@ -167,7 +167,11 @@ export function BotList({ query, onQueryChange }: BotListProps) {
 
   if (bots.isError && !bots.data) {
     return (
-      <LoadError title="The bots could not be loaded" error={bots.error} onRetry={() => void bots.refetch()} />
+      <LoadError
+        title="The bots could not be loaded"
+        error={bots.error}
+        onRetry={() => void bots.refetch()}
+      />
     );
   }
   if (bots.isPending) {

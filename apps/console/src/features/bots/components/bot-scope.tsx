@@ -33,7 +33,9 @@ function ChosenBot({ id, children }: { id: string; children: (bot: Bot) => React
     );
   }
   if (bot.isError) {
-    return <LoadError title="The bot could not be loaded" error={bot.error} onRetry={() => void bot.refetch()} />;
+    return (
+      <LoadError title="The bot could not be loaded" error={bot.error} onRetry={() => void bot.refetch()} />
+    );
   }
   return children(bot.data);
 }
@@ -55,7 +57,11 @@ export function BotScope({ pathOf, purpose, children }: BotScopeProps) {
 
   if (bots.isError && !bots.data) {
     return (
-      <LoadError title="The bots could not be loaded" error={bots.error} onRetry={() => void bots.refetch()} />
+      <LoadError
+        title="The bots could not be loaded"
+        error={bots.error}
+        onRetry={() => void bots.refetch()}
+      />
     );
   }
   if (bots.isPending) return <FormSkeleton label="Loading the bots" fields={4} />;

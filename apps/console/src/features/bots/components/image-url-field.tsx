@@ -34,7 +34,11 @@ export function ImageUrlField({ label, description, value, onChange, error, onBl
           inputContainer={(children) => (
             <Group gap="xs" wrap="nowrap" align="flex-start">
               <div style={{ flex: 1, minWidth: 0 }}>{children}</div>
-              <Button variant="default" onClick={open} aria-label={`Choose ${label.toLowerCase()} from the gallery`}>
+              <Button
+                variant="default"
+                onClick={open}
+                aria-label={`Choose ${label.toLowerCase()} from the gallery`}
+              >
                 Gallery
               </Button>
             </Group>

@@ -59,7 +59,8 @@ export function WelcomeMessageForm({ bot }: { bot: Bot }) {
               Welcome menu
             </Title>
             <Text size="sm" c="dimmed">
-              Buttons under the welcome text; a click sends the item&apos;s text as the visitor&apos;s question.
+              Buttons under the welcome text; a click sends the item&apos;s text as the visitor&apos;s
+              question.
             </Text>
             <ListItemsEditor
               form={form}

@@ -39,10 +39,10 @@ export function configPatchOf(
   const patch: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {
     if (JSON.stringify(values[group]) !== JSON.stringify(initial[group])) {
-      patch[group] = values[group] as unknown as Record<string, unknown>;
+      patch[group] = values[group];
     }
   }
-  return patch as WidgetConfigPatch;
+  return patch;
 }
 
 /**

@@ -30,7 +30,10 @@ interface ConfigFormOptions {
  * A form over a bot's whole configuration, checked with the contracts' schema before it is sent; a save sends the
  * changed groups of `groups` as a configuration patch, and a refusal is shown on its field and as a toast.
  */
-export function useConfigForm(bot: Bot, { groups, successMessage, failureTitle, onSaved }: ConfigFormOptions) {
+export function useConfigForm(
+  bot: Bot,
+  { groups, successMessage, failureTitle, onSaved }: ConfigFormOptions,
+) {
   const form = useForm<WidgetConfig>({
     initialValues: bot.config,
     validate: configErrors,
