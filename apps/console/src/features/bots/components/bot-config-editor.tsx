@@ -40,7 +40,7 @@ import { TOAST_DELAY_MS } from '../../../components/ui/notify';
 import { useSession } from '../../../lib/session';
 import { useChatModelOptions, usePromptOptions, useRagOptions } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
-import { type ConfigGroup, groupHasError, previewConfigOf } from '../utils/config-form';
+import { type ConfigGroup, errorWithin, groupHasError, previewConfigOf } from '../utils/config-form';
 import { useConfigForm } from '../utils/use-config-form';
 import { ImageUrlField } from './image-url-field';
 import { ListItemsEditor } from './list-items-editor';
@@ -214,6 +214,7 @@ function WelcomeSection({ form, botId }: { form: Form; botId: string }) {
         maxTags={WIDGET_SUGGESTIONS_MAX}
         key={form.key('welcome.start_suggestions')}
         {...form.getInputProps('welcome.start_suggestions')}
+        error={errorWithin(form.errors, 'welcome.start_suggestions')}
       />
       <Flag form={form} path="welcome.enablePopupMenu" label="Show the popup menu" />
       <Text size="sm">

@@ -7,6 +7,7 @@ import {
   WIDGET_TEXT_MAX,
 } from '@omnibot/contracts';
 import { FormActions } from '../../../components/forms/form-actions';
+import { errorWithin } from '../utils/config-form';
 import { useConfigForm } from '../utils/use-config-form';
 import { ListItemsEditor } from './list-items-editor';
 
@@ -50,6 +51,7 @@ export function WelcomeMessageForm({ bot }: { bot: Bot }) {
               maxTags={WIDGET_SUGGESTIONS_MAX}
               key={form.key('welcome.start_suggestions')}
               {...form.getInputProps('welcome.start_suggestions')}
+              error={errorWithin(form.errors, 'welcome.start_suggestions')}
             />
           </Stack>
         </Card>

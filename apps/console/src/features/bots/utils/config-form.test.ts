@@ -1,6 +1,6 @@
 import { maskedWidgetConfig, WidgetConfigSchema } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
-import { configErrors, configPatchOf, groupHasError, previewConfigOf } from './config-form';
+import { configErrors, configPatchOf, errorWithin, groupHasError, previewConfigOf } from './config-form';
 
 const defaults = () => WidgetConfigSchema.parse({});
 
@@ -17,6 +17,8 @@ describe('configErrors', () => {
     expect(errors['welcome.welcomeMenu.0.label']).toBe('A menu item needs a label.');
     expect(groupHasError(errors, 'welcome')).toBe(true);
     expect(groupHasError(errors, 'titles')).toBe(false);
+    expect(errorWithin(errors, 'welcome.welcomeMenu')).toBe('A menu item needs a label.');
+    expect(errorWithin(errors, 'welcome.popupMenu')).toBeUndefined();
   });
 });
 

@@ -23,6 +23,13 @@ export function configErrors(values: WidgetConfig): ConfigErrors {
   return errors;
 }
 
+/** The first message on `path` or inside it (a list's items), for a field that edits the list whole. */
+export function errorWithin(errors: Record<string, unknown>, path: string): string | undefined {
+  const key = Object.keys(errors).find((candidate) => candidate === path || candidate.startsWith(`${path}.`));
+  const message = key === undefined ? undefined : errors[key];
+  return typeof message === 'string' ? message : undefined;
+}
+
 /** Whether any error is on a field of `group`. */
 export const groupHasError = (errors: Record<string, unknown>, group: string) =>
   Object.keys(errors).some((path) => path === group || path.startsWith(`${group}.`));
