@@ -1,11 +1,12 @@
 import type { Bot } from '@omnibot/contracts';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHAT_MODEL, listOf, RAG } from '../../../test/rag-fixture';
 import { applyPatch, BOT_ID, botListOf, botSession, makeBot, sentBodies } from '../../../test/bot-fixture';
 import { defined } from '../../../test/defined';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
+import { fakeFile, stubFilesApi } from '../../../test/fake-files-api';
 import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { Component as CustomizePage } from './bot-customize-page';
@@ -159,6 +160,36 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(posted).toHaveBeenCalledTimes(3);
+  });
+
+  it('takes the avatar from the gallery through the image picker', async () => {
+    stubFilesApi({ folders: ['brand'], files: ['brand/avatar.png'] });
+    const files = globalThis.fetch;
+    const { fetchMock } = stubBots();
+    const bots = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      (typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url).startsWith(
+        '/v1/files',
+      )
+        ? files(input, init)
+        : bots(input, init),
+    );
+    const user = userEvent.setup();
+    renderRoute(<CustomizePage />, { path: `/bot/customize?bot_id=${BOT_ID}`, session: botSession() });
+    await user.click(await screen.findByRole('button', { name: 'Choose avatar from the gallery' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose: Avatar' });
+    await user.click(await within(dialog).findByRole('radio', { name: 'brand/avatar.png' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Use this image' }));
+    const avatar = screen.getByRole<HTMLInputElement>('textbox', { name: /^avatar/i });
+    // The picked image's link, made absolute for the widget on other sites.
+    await waitFor(() =>
+      expect(avatar.value).toBe(`${window.location.origin}${fakeFile('brand/avatar.png').url}`),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sentBodies(fetchMock, 'PATCH')).toHaveLength(1));
+    expect(sentBodies(fetchMock, 'PATCH')[0]).toMatchObject({
+      config: { identity: { avatarUri: avatar.value } },
+    });
   });
 
   it('leads to creating the first bot when there is none', async () => {
