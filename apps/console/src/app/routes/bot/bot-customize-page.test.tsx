@@ -96,6 +96,30 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
     expect(patchBodies(fetchMock)).toHaveLength(0);
   });
 
+  it('opens the section of a field the server refused and shows its message there', async () => {
+    stubAuthApi({
+      signedIn: true,
+      handle: (method, path) => {
+        if (path === '/v1/bots' && method === 'GET') return botListOf([makeBot()]);
+        if (path === PATH && method === 'GET') return json(200, makeBot());
+        if (path === PATH && method === 'PATCH')
+          return json(400, {
+            code: 'bot/invalid-config',
+            message: 'config.launcher.infoText: The launcher info text has at most 1000 characters.',
+          });
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderRoute(<CustomizePage />, { path: `/bot/customize?bot_id=${BOT_ID}`, session: botSession() });
+    await fill(user, await screen.findByRole('textbox', { name: /^widget name/i }), ' 2');
+    expect(screen.queryByRole('textbox', { name: /^info text/i })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const info = await screen.findByRole('textbox', { name: /^info text/i });
+    await waitFor(() => expect(info).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('The launcher info text has at most 1000 characters.')).toBeInTheDocument();
+  });
+
   it('posts the public projection of the current values to the preview once it is ready', async () => {
     stubBots();
     renderRoute(<CustomizePage />, { path: `/bot/customize?bot_id=${BOT_ID}`, session: botSession() });

@@ -699,9 +699,10 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
   const values = form.getValues();
   const preview = useMemo(() => previewConfigOf(values), [values]);
   const invalidSections = sectionsWithErrors(form.errors);
+  // A section with a message in it stays open, whether the schema or the server found it.
+  const openSections = [...new Set<string>([...open, ...invalidSections])];
 
-  const onInvalid = (errors: Record<string, unknown>) => {
-    setOpen((current) => [...new Set([...current, ...sectionsWithErrors(errors)])]);
+  const onInvalid = () => {
     notifications.show({
       color: 'red',
       title: 'Not saved yet',
@@ -728,7 +729,7 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
       <Grid.Col span={{ base: 12, sm: 7 }}>
         <form onSubmit={form.onSubmit((data) => void save(data), onInvalid)} noValidate>
           <Stack gap="md">
-            <Accordion multiple value={open} onChange={setOpen} variant="separated" radius="md">
+            <Accordion multiple value={openSections} onChange={setOpen} variant="separated" radius="md">
               {SECTIONS.map((section) => (
                 <Accordion.Item key={section.value} value={section.value}>
                   <Accordion.Control>
