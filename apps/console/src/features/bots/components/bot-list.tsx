@@ -13,7 +13,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Bot, BotListQuery } from '@omnibot/contracts';
+import { type Bot, BOT_NAME_MAX, type BotListQuery } from '@omnibot/contracts';
 import {
   IconCode,
   IconCopy,
@@ -236,7 +236,7 @@ export function BotList({ query, onQueryChange }: BotListProps) {
           title={`Duplicate "${source.name}"`}
           submitLabel="Duplicate"
           failureTitle="The bot was not duplicated"
-          initialName={`Copy of ${source.name}`.slice(0, 120)}
+          initialName={`Copy of ${source.name}`.slice(0, BOT_NAME_MAX)}
           isSaving={duplicate.isPending}
           onSubmit={(name) => duplicate.mutateAsync({ id: source.id, name })}
           onDone={(bot) =>
