@@ -87,6 +87,14 @@ export const routes: RouteObject[] = [
             path: 'bot/integration/chatbot',
             lazy: lazyRoute(() => import('./routes/integration/integration-chatbot-page')),
           }),
+          leaf({ path: 'bot/manage', lazy: lazyRoute(() => import('./routes/bot/bot-manage-page')) }),
+          leaf({ path: 'bot/customize', lazy: lazyRoute(() => import('./routes/bot/bot-customize-page')) }),
+          leaf({ path: 'bot/install', lazy: lazyRoute(() => import('./routes/bot/bot-install-page')) }),
+          leaf({
+            path: 'bot/config/message',
+            lazy: lazyRoute(() => import('./routes/bot/bot-message-page')),
+          }),
+          leaf({ path: 'bot/config/rag', lazy: lazyRoute(() => import('./routes/bot/bot-rag-page')) }),
           leaf({ path: 'prompt', lazy: lazyRoute(() => import('./routes/prompt/prompt-list-page')) }),
           leaf({
             path: 'prompt/compose',
