@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Lazy routes load their module on first visit, which takes well over a second on a loaded two-core machine; the
+// default 1 s wait of findBy/waitFor turned that into failures that say nothing about the screens.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs, which happy-dom does not fully provide.
 Object.defineProperty(window, 'matchMedia', {
