@@ -24,7 +24,8 @@ if (!process.argv.includes('--no-build')) {
 function initialAssets(appDir) {
   const html = readFileSync(path.join(appDir, 'index.html'), 'utf8');
   const files = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map(
-    (match) => path.join(appDir, match[1]),
+    // The app is built for /widget/ (where the server serves it); its files sit directly in dist/app.
+    (match) => path.join(appDir, match[1].replace(/^\/widget\//, '')),
   );
   return {
     js: files.filter((file) => file.endsWith('.js')),
