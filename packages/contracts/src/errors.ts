@@ -128,6 +128,16 @@ export const BOT_ERRORS = {
   'bot/invalid-config': 'The bot configuration is not valid.',
 } as const;
 
+/** Refusals of the public widget routes (no sign-in; a visitor talking to a bot). */
+export const WIDGET_ERRORS = {
+  'widget/bot-not-found': 'This bot does not exist or is not available.',
+  'widget/origin-not-allowed': 'This bot may not be used from this website.',
+  'widget/text-too-long': 'The text is too long.',
+  'widget/invalid-conversation': 'This conversation is not valid for this bot; start a new one.',
+  'widget/rate-limited': 'Too many messages; wait a moment and try again.',
+  'widget/unknown-message': 'This message is not part of the conversation.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 export const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -147,6 +157,7 @@ export type ErrorCode =
   | keyof typeof INDEX_ERRORS
   | keyof typeof RAG_ERRORS
   | keyof typeof BOT_ERRORS
+  | keyof typeof WIDGET_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -172,6 +183,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...INDEX_ERRORS,
   ...RAG_ERRORS,
   ...BOT_ERRORS,
+  ...WIDGET_ERRORS,
   ...CLIENT_ERRORS,
 };
 
