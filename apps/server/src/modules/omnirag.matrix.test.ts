@@ -19,7 +19,7 @@ import { basicCredential } from './files/files.test-support';
 import { runIngestion } from './knowledge/ingestion';
 
 /*
- * The authorisation matrix of the Omni RAG routes, and tenant isolation through every one of them.
+ * The authorisation matrix of the Omni RAG routes and the bot routes, and tenant isolation through every one of them.
  *
  * The routes come from the server's own route table: a route under one of PREFIXES without a row in ROUTES fails,
  * and so does a row that names no route. The expected statuses are written out by hand, one column per principal,
@@ -48,7 +48,7 @@ import { runIngestion } from './knowledge/ingestion';
  * checked there too, for every viewer.
  */
 
-const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags'];
+const PREFIXES = ['/v1/models', '/v1/prompts', '/v1/knowledge', '/v1/indexes', '/v1/rags', '/v1/bots'];
 
 /** The principals, in the order of the columns of the expected statuses. */
 const PRINCIPALS = [
@@ -96,9 +96,11 @@ interface Resources {
   index: string;
   /** A RAG over `index` with `prompt`. */
   rag: string;
+  /** A bot answering with `rag`. */
+  bot: string;
 }
 
-type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag';
+type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag' | 'bot';
 type Target = 'own' | 'unknown' | 'foreign' | 'own parent, unknown child' | 'own parent, foreign child';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -164,6 +166,11 @@ const TENANT_GONE = /*  */ '204 204 204 204 403 204 401 401';
 const TENANT_MISS = /*  */ '404 404 404 404 403 404 401 401';
 /** Another tenant's (or an unknown) id in the body of an allowed caller. */
 const BODY_MISS = /*    */ '400 400 400 400 403 400 401 401';
+
+// Bots need no feature of their own; a tenant without omnirag has no bot of A's and may name no RAG.
+//                       adm usr agt key noR mst ano bad
+const BOT_READ = /*     */ '200 200 200 200 404 200 401 401';
+const BOT_MISS = /*     */ '404 404 404 404 404 404 401 401';
 
 /** A question the chunks of the seeded text source answer (no Q&A pair matches it). */
 const CHUNK_QUESTION = 'Until when does the bakery sell sourdough?';
@@ -439,6 +446,63 @@ const ROUTES: Record<string, RouteRow> = {
     own: TENANT_READ,
     foreign: TENANT_MISS,
   },
+  // Bots: every role of a tenant reads and writes its own; a RAG named in a body must be the caller's.
+  'GET /v1/bots': {
+    request: () => ({ url: '/v1/bots?page_size=100' }),
+    //     adm usr agt key noR mst ano bad
+    own: '200 200 200 200 200 200 401 401',
+    // The caller without omnirag has no bot at all; every other caller sees its own.
+    shows: (body, x) => lists(body, x.bot) || itemIds(body).length === 0,
+  },
+  'POST /v1/bots': {
+    request: (x, n) => ({
+      url: '/v1/bots',
+      payload: { name: `Made ${n}`, config: { engines: { rag_id: x.rag } } },
+    }),
+    //     adm usr agt key noR mst ano bad
+    own: '201 201 201 201 400 201 401 401',
+    foreign: '400 400 400 400 400 400 401 401',
+    refusals: ['bot/unknown-rag'],
+  },
+  'GET /v1/bots/:p': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body, x) => obj(body).id === x.bot,
+  },
+  'PATCH /v1/bots/:p': {
+    request: (x, n) => ({
+      url: `/v1/bots/${x.bot}`,
+      payload: { config: { identity: { displayName: `Desk ${n}` }, engines: { rag_id: x.rag } } },
+    }),
+    // The caller's own bot with another tenant's RAG.
+    mixed: (own, foreign) => ({ ...own, rag: foreign.rag }),
+    //               adm usr agt key noR mst ano bad
+    mixedStatuses: '400 400 400 400 404 400 401 401',
+    refusals: ['bot/unknown-rag'],
+    own: BOT_READ,
+    foreign: BOT_MISS,
+  },
+  'DELETE /v1/bots/:p': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}` }),
+    fresh: 'bot',
+    //     adm usr agt key noR mst ano bad
+    own: '204 204 204 204 404 204 401 401',
+    foreign: BOT_MISS,
+  },
+  'POST /v1/bots/:p/duplicate': {
+    request: (x, n) => ({ url: `/v1/bots/${x.bot}/duplicate`, payload: { name: `Copy ${n}` } }),
+    //     adm usr agt key noR mst ano bad
+    own: '201 201 201 201 404 201 401 401',
+    foreign: BOT_MISS,
+  },
+  'GET /v1/bots/:p/origins': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/origins` }),
+    own: BOT_READ,
+    foreign: BOT_MISS,
+    shows: (body) => Array.isArray(obj(body).items),
+  },
+
   'DELETE /v1/rags/:p': {
     request: (x) => ({ url: `/v1/rags/${x.rag}` }),
     fresh: 'rag',
@@ -470,6 +534,7 @@ const TENANT_TABLES = [
   'indexes',
   'rags',
   'rag_answers',
+  'bots',
 ];
 /** Every table the Omni RAG routes write: equal digests mean nothing changed. */
 const FINGERPRINTED = [
@@ -597,6 +662,10 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       index_id: index.id,
       prompt_id: prompt.id,
     });
+    const bot = await made('POST', '/v1/bots', maker.knowledge, {
+      name: 'Support bot',
+      config: { engines: { rag_id: rag.id } },
+    });
     return {
       kb: kb.id,
       source: source.id,
@@ -606,6 +675,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       chunks,
       index: index.id,
       rag: rag.id,
+      bot: bot.id,
     };
   }
 
@@ -665,6 +735,11 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             await made('POST', '/v1/rags', maker.knowledge, { name: `Throwaway ${n}`, index_id: x.index })
           ).id,
         };
+      case 'bot':
+        return {
+          ...x,
+          bot: (await made('POST', '/v1/bots', maker.knowledge, { name: `Throwaway ${n}` })).id,
+        };
     }
   }
 
@@ -677,6 +752,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     chunks: [],
     index: randomUUID(),
     rag: randomUUID(),
+    bot: randomUUID(),
   });
 
   /** Ids of rows of other tenants, except the model offered to `key`: none of them may reach `key`'s callers. */

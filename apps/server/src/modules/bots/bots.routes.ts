@@ -181,7 +181,8 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         onRequest: [...signedIn],
         schema: {
           tags,
-          summary: 'The host-page origins that used a bot in the last 30 days, most recent first (at most 100)',
+          summary:
+            'The host-page origins that used a bot in the last 30 days, most recent first (at most 100)',
           params: BotIdParamsSchema,
           querystring: NoQuerySchema,
           response: { 200: BotOriginListSchema, ...errors },
@@ -211,7 +212,7 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       },
       async (request, reply) => {
         const { row, config } = await app.widgetAccess.resolveWidgetBot(request.params.botId);
-        app.widgetAccess.applyWidgetCors(request, reply as unknown as FastifyReply, config);
+        app.widgetAccess.applyWidgetCors(request, reply, config);
         const etag = botEtag(row);
         reply.header('etag', etag).header('cache-control', WIDGET_CONFIG_CACHE_CONTROL);
         if (matchesEtag(request.headers['if-none-match'], etag)) {

@@ -88,7 +88,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
           },
         },
         async (request, reply) => {
-          await access.answerPreflight(request, reply as unknown as FastifyReply);
+          await access.answerPreflight(request, reply);
           return reply;
         },
       );
@@ -112,7 +112,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
       async (request, reply) => {
         const body = request.body;
         const bot = await access.resolveWidgetBot(body.botId);
-        const seen = access.applyWidgetCors(request, reply as unknown as FastifyReply, bot.config, {
+        const seen = access.applyWidgetCors(request, reply, bot.config, {
           refuse: true,
         });
         const conversation =
@@ -194,7 +194,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
       async (request, reply) => {
         const body = request.body;
         const bot = await access.resolveWidgetBot(body.botId);
-        access.applyWidgetCors(request, reply as unknown as FastifyReply, bot.config, { refuse: true });
+        access.applyWidgetCors(request, reply, bot.config, { refuse: true });
         const conversation = await conversationOf(db, tokens, bot, body.conversationToken);
         await access.limitVisitor(request, 'feedback', conversation.id);
         await recordFeedback(db, bot, conversation, body);

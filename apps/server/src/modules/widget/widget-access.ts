@@ -146,8 +146,7 @@ export function createWidgetAccess(deps: {
         .send();
     },
 
-    limitAddress: (request, scope) =>
-      limit(`widget:${scope}:address`, request.ip, env.WIDGET_RATE_LIMIT_IP),
+    limitAddress: (request, scope) => limit(`widget:${scope}:address`, request.ip, env.WIDGET_RATE_LIMIT_IP),
 
     limitVisitor: (request, scope, conversationId) =>
       limit(
