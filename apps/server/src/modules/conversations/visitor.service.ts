@@ -163,8 +163,9 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         botId,
         origin: turn.origin,
         language: turn.language,
+        messageCount: 1 + botMessages.length,
         startedAt: turn.receivedAt,
-        lastMessageAt: turn.receivedAt,
+        lastMessageAt: answeredAt,
       });
     }
     await tx.insert(conversationMessages).values([
@@ -199,13 +200,15 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         createdAt: answeredAt,
       })),
     ]);
-    await tx
-      .update(conversations)
-      .set({
-        messageCount: sql`${conversations.messageCount} + ${1 + botMessages.length}`,
-        lastMessageAt: answeredAt,
-      })
-      .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
+    if (turn.conversation !== null) {
+      await tx
+        .update(conversations)
+        .set({
+          messageCount: sql`${conversations.messageCount} + ${1 + botMessages.length}`,
+          lastMessageAt: answeredAt,
+        })
+        .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
+    }
     if (turn.origin !== null) {
       await tx
         .insert(botOrigins)
