@@ -20,7 +20,6 @@ import { AppError } from '../../lib/errors';
 import { createSecretBox } from '../../lib/secret-box';
 import { engineFor } from '../bots/bot-engine';
 import type { AnswerDeps } from '../rag/rag-answer';
-import { createConversationTokens } from './conversation-token';
 import {
   answerLanguageFor,
   conversationOf,
@@ -63,8 +62,8 @@ async function refuseLongText(request: FastifyRequest) {
 export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: Env }) {
   const { db, env } = deps;
   const secret = await loadAuthSecret(db, env);
-  const tokens = createConversationTokens(secret);
   const access = app.widgetAccess;
+  const { tokens } = access;
   const answerDeps: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),

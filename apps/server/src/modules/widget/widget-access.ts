@@ -7,6 +7,8 @@ import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hitCounter } from '../../lib/rate-limit-store';
 import { createBotSecrets, servableBot, type StoredBot } from '../bots/bots.service';
+import { type ConversationTokens, createConversationTokens } from '../conversations/conversation-token';
+import { conversationOf } from '../conversations/visitor.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 
 const RATE_WINDOW_MS = 60_000;
@@ -49,6 +51,10 @@ export interface WidgetAccess {
   limitAddress(request: FastifyRequest, scope: string): Promise<void>;
   /** Counts a request against the per-visitor budget of `scope`: the conversation, or the address before one. */
   limitVisitor(request: FastifyRequest, scope: string, conversationId: string | null): Promise<void>;
+  /** Signs and checks conversation tokens (each bound to one bot). */
+  tokens: ConversationTokens;
+  /** The id of the bot's conversation a token names; 403 `widget/invalid-conversation` otherwise. */
+  visitorConversation(bot: StoredBot, token: string): Promise<string>;
 }
 
 /** The origin of a URL-ish header value, or null when it is not an http(s) URL. */
@@ -77,6 +83,7 @@ export function createWidgetAccess(deps: {
 }): WidgetAccess {
   const { db, env, log } = deps;
   const secrets = createBotSecrets(deps.installationSecret);
+  const tokens = createConversationTokens(deps.installationSecret);
   const publicOrigin = new URL(env.PUBLIC_URL).origin;
 
   const isOwn = (request: FastifyRequest, origin: string) =>
@@ -109,6 +116,9 @@ export function createWidgetAccess(deps: {
   }
 
   return {
+    tokens,
+    visitorConversation: async (bot, token) => (await conversationOf(db, tokens, bot, token)).id,
+
     async resolveWidgetBot(botId) {
       const row = await servableBot(db, botId);
       if (!row) throw widgetBotNotFound();
