@@ -15,6 +15,7 @@ import { loadAuthSecret } from './bootstrap';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { JobRunner } from './jobs/queue';
+import { scheduleConversationSweep } from './jobs/conversation-sweep';
 import { scheduleRagAnswerSweep } from './jobs/rag-answer-sweep';
 import { scheduleRateLimitSweep } from './jobs/rate-limit-sweep';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -31,6 +32,8 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
 import { startBotTesting } from './modules/bot-testing/bot-tests.service';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
+import { visitorRoutes } from './modules/conversations/visitor.routes';
+import { createWidgetAccess, type WidgetAccess } from './modules/widget/widget-access';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -100,6 +103,8 @@ declare module 'fastify' {
     database: Database;
     /** The background job runner, or null when the app was built without one. */
     jobs: JobRunner | null;
+    /** The rules every public widget route shares: servable bot, allowed origins and CORS, rate limits. */
+    widgetAccess: WidgetAccess;
   }
 }
 
@@ -218,12 +223,17 @@ export async function buildApp({
   await promptRoutes(app, { auth, db });
   await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
   await ragRoutes(app, { auth, db, env });
+  app.decorate(
+    'widgetAccess',
+    createWidgetAccess({ db, env, installationSecret: await loadAuthSecret(db, env), log: app.log }),
+  );
   await botRoutes(app, { auth, db, env });
   await dashboardRoutes(app, { auth, db });
   await speechRoutes(app, { db, env });
   const botTesting = await botTestingRoutes(app, { auth, db, env, jobs: () => app.jobs });
   await botTemplateRoutes(app, { auth, db, env });
   await integrationRoutes(app, { auth, db, env });
+  await visitorRoutes(app, { db, env });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
   registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
@@ -243,6 +253,11 @@ export async function buildApp({
       await scheduleRagAnswerSweep(runner, {
         db,
         retentionDays: env.RAG_ANSWER_RETENTION_DAYS,
+        log: app.log,
+      });
+      await scheduleConversationSweep(runner, {
+        db,
+        retentionDays: env.CONVERSATION_RETENTION_DAYS,
         log: app.log,
       });
       await startIngestion(runner, {

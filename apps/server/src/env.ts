@@ -54,6 +54,11 @@ const EnvSchema = z.object({
   WIDGET_DIST_DIR: z.string().min(1).optional(),
   // Messages a staff member may send bots from the console per minute.
   BOT_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+  // Messages a visitor may send a bot per minute: per client address, and per conversation (or address before one).
+  WIDGET_RATE_LIMIT_IP: z.coerce.number().int().min(1).max(100_000).default(60),
+  WIDGET_RATE_LIMIT_CONVERSATION: z.coerce.number().int().min(1).max(100_000).default(20),
+  // Visitor conversations are kept this many days after their last message, then swept.
+  CONVERSATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
   FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB

@@ -153,6 +153,7 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
     'rag_answers',
     'bot_templates',
     'integrations',
+    'bot_origins',
   ];
   const everything = async () => `${await fingerprint(w.t)},${await tablesFingerprint(w.t, FILE_TABLES)}`;
 
@@ -314,6 +315,20 @@ describe.each(BACKENDS.slice(0, 1))('hostile input on every route ($name storage
           },
         };
         list.push({ method: m, url: path, sample: samples[`${method} ${url}`], cookie: master });
+      } else if ((url === '/v1/intent' || url === '/v1/feedback') && method === 'POST') {
+        // The visitor routes are public: probed without a session, with a well-formed body around each hole.
+        const bot = '00000000-0000-4000-8000-000000000000';
+        const samples: Record<string, Record<string, unknown>> = {
+          '/v1/intent': { text: 'hello', botId: bot, language: 'en' },
+          '/v1/feedback': {
+            comment: 'fine',
+            botId: bot,
+            conversationToken: 'c1.x.y',
+            messageId: bot,
+            rating: 'button1',
+          },
+        };
+        list.push({ method: m, url, sample: samples[url] });
       } else if (url === '/v1/me/password') {
         list.push({
           method: m,

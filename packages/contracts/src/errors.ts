@@ -139,18 +139,6 @@ export const BOT_TEST_ERRORS = {
   'bot-test/unknown-source': 'The knowledge source does not exist in your organisation.',
 } as const;
 
-/** Refusals of the public widget routes (no sign-in: a visitor's browser calls them). */
-export const WIDGET_ERRORS = {
-  'widget/bot-not-found': 'This bot does not exist or is not available.',
-  'widget/origin-not-allowed': 'This bot may not be used from this site.',
-  'widget/text-too-long': 'The text is too long.',
-  'widget/rate-limited': 'Too many requests; wait a moment and try again.',
-  'language/not-configured': 'This bot offers no translation.',
-  'language/provider-error': 'The translation service failed.',
-  'tts/not-configured': 'This bot offers no server voice.',
-  'tts/provider-error': 'The speech service failed.',
-} as const;
-
 /** Refusals of the bot template routes beyond the general ones. */
 export const BOT_TEMPLATE_ERRORS = {
   'bot-template/name-taken': 'Another template of your organisation already has this name.',
@@ -164,6 +152,20 @@ export const INTEGRATION_ERRORS = {
   'integration/in-use': 'Bots use this integration; point them at another engine first.',
   'integration/engine-mismatch': 'These settings are for another engine; an integration keeps its engine.',
   'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
+} as const;
+
+/** Refusals of the public widget routes (no sign-in; a visitor talking to a bot). */
+export const WIDGET_ERRORS = {
+  'widget/bot-not-found': 'This bot does not exist or is not available.',
+  'widget/origin-not-allowed': 'This bot may not be used from this website.',
+  'widget/text-too-long': 'The text is too long.',
+  'widget/invalid-conversation': 'This conversation is not valid for this bot; start a new one.',
+  'widget/rate-limited': 'Too many requests; wait a moment and try again.',
+  'widget/unknown-message': 'This message is not part of the conversation.',
+  'language/not-configured': 'This bot offers no translation.',
+  'language/provider-error': 'The translation service failed.',
+  'tts/not-configured': 'This bot offers no server voice.',
+  'tts/provider-error': 'The speech service failed.',
 } as const;
 
 /** Codes the console gives failures that never reached the API or answered without a body. */

@@ -383,6 +383,6 @@ describe('public widget configuration', () => {
     }
     await t.database.db.update(tenants).set({ isActive: true }).where(eq(tenants.tenantId, ids.b));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
-    expect(answers[0]).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(answers[0]).toMatchObject({ status: 404, body: { code: 'widget/bot-not-found' } });
   });
 });

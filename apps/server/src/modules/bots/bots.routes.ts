@@ -2,6 +2,7 @@ import {
   BotIdParamsSchema,
   BotListQuerySchema,
   BotListSchema,
+  BotOriginListSchema,
   BotSchema,
   CreateBotBodySchema,
   DuplicateBotBodySchema,
@@ -19,10 +20,10 @@ import { loadAuthSecret } from '../../bootstrap';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
-import { notFound } from '../../lib/errors';
 import { requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { widgetServices } from '../speech/speech.service';
+import { listBotOrigins } from '../conversations/visitor.service';
 import { presentBot } from './bots.presenter';
 import {
   botEtag,
@@ -33,7 +34,6 @@ import {
   duplicateBot,
   getBot,
   listBots,
-  servableBot,
   updateBot,
 } from './bots.service';
 
@@ -48,7 +48,6 @@ const tags = ['bots'];
 
 /** Browsers and shared caches may keep the public configuration briefly, and must revalidate it after that. */
 export const WIDGET_CONFIG_CACHE_CONTROL = 'public, max-age=60, must-revalidate';
-export const WIDGET_BOT_NOT_FOUND = 'This bot does not exist or is not available.';
 
 /** Whether an If-None-Match header names `etag` (or is `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -178,6 +177,24 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
     );
 
     r.get(
+      '/v1/bots/:id/origins',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary:
+            'The host-page origins that used a bot in the last 30 days, most recent first (at most 100)',
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 200: BotOriginListSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        items: await listBotOrigins(db, actorOf(request).principal, request.params.id),
+      }),
+    );
+
+    r.get(
       '/v1/widget/:botId/config',
       {
         schema: {
@@ -195,19 +212,14 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         },
       },
       async (request, reply) => {
-        const row = await servableBot(db, request.params.botId);
-        if (!row) throw notFound(WIDGET_BOT_NOT_FOUND);
-        const origin = request.headers.origin;
-        reply.header('vary', 'Origin');
-        if (origin !== undefined && row.config.install.allowedOrigins.includes(origin)) {
-          reply.header('access-control-allow-origin', origin);
-        }
+        const { row, config } = await app.widgetAccess.resolveWidgetBot(request.params.botId);
+        app.widgetAccess.applyWidgetCors(request, reply, config);
         const etag = botEtag(row);
         reply.header('etag', etag).header('cache-control', WIDGET_CONFIG_CACHE_CONTROL);
         if (matchesEtag(request.headers['if-none-match'], etag)) {
           return (reply as unknown as FastifyReply).status(304).send();
         }
-        return publicWidgetConfig(row.config, widgetServices(row.config));
+        return publicWidgetConfig(config, widgetServices(config));
       },
     );
   });

@@ -1,0 +1,595 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { BotOriginListSchema, BotSchema, IntentReplySchema, VISITOR_TEXT_MAX } from '@omnibot/contracts';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadAuthSecret } from '../../bootstrap';
+import {
+  botOrigins,
+  conversationMessages,
+  conversations,
+  messageFeedback,
+  ragAnswers,
+  tenants,
+} from '../../db/schema';
+import {
+  type Caller,
+  createTestApp,
+  injectAs,
+  tablesFingerprint,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../../test/app';
+import {
+  type OpenAICompatibleServer,
+  startOpenAICompatibleServer,
+} from '../../test/openai-compatible-server';
+import { makeOmniragTenants } from '../accounts/accounts.fixtures';
+import { makeChatModel, makeIndex, makeKnowledge, parseEvents } from '../rag/rags.test-support';
+import { type ConversationTokens, createConversationTokens } from './conversation-token';
+
+/*
+ * The visitor routes against the real app (PGlite, or PostgreSQL with TEST_DATABASE_URL). Chat answers come from a
+ * local server that speaks the OpenAI chat-completions protocol (streamed and not) over HTTP.
+ */
+
+const SITE = 'https://shop.example.com';
+const EVIL = 'https://evil.example.net';
+const FALLBACK = 'Sorry, nothing on that.';
+const ANSWER = 'Parcels arrive in three working days [1].';
+const LIMIT_IP = 12;
+const LIMIT_CONVERSATION = 6;
+
+let t: TestApp;
+let server: OpenAICompatibleServer;
+let tokens: ConversationTokens;
+const who: Record<'alice' | 'bob' | 'noRag', Caller> = { alice: {}, bob: {}, noRag: {} };
+const ids = { a: 'visit-a', b: 'visit-b', noRag: 'visit-norag' };
+const refs = { rag: '' };
+let lastAddress = 0;
+/** A fresh client address, so each test has its own rate-limit budget. */
+const nextAddress = () => `10.0.${Math.floor(++lastAddress / 250)}.${(lastAddress % 250) + 1}`;
+
+type Body = Record<string, unknown>;
+interface PostOptions {
+  address?: string;
+  origin?: string;
+  stream?: boolean;
+}
+
+function post(url: string, payload: Body | string, options: PostOptions = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: options.address ?? nextAddress(),
+    headers: {
+      'content-type': 'application/json',
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
+      ...(options.stream ? { accept: 'text/event-stream' } : {}),
+    },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+}
+
+async function ask(botId: string, text: string, extra: Body = {}, options: PostOptions = {}) {
+  const response = await post('/v1/intent', { botId, text, ...extra }, options);
+  expect(response.statusCode, response.body).toBe(200);
+  return IntentReplySchema.parse(response.json());
+}
+
+async function createBot(caller: Caller, body: Body) {
+  const response = await injectAs(t, 'POST', '/v1/bots', caller, body);
+  expect(response.statusCode, response.body).toBe(201);
+  return BotSchema.parse(response.json());
+}
+
+async function messagesOf(conversationId: string) {
+  return t.database.db
+    .select()
+    .from(conversationMessages)
+    .where(eq(conversationMessages.conversationId, conversationId))
+    .orderBy(asc(conversationMessages.createdAt));
+}
+
+const TABLES = ['conversations', 'conversation_messages', 'message_feedback', 'bot_origins'];
+const fingerprint = () => tablesFingerprint(t, TABLES);
+const conversationIdOf = (token: string, botId: string) => tokens.verify(token, botId) ?? 'none';
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: {
+      WIDGET_RATE_LIMIT_IP: String(LIMIT_IP),
+      WIDGET_RATE_LIMIT_CONVERSATION: String(LIMIT_CONVERSATION),
+      RAG_MODEL_TIMEOUT_MS: '5000',
+    },
+  });
+  tokens = createConversationTokens(await loadAuthSecret(t.database.db, t.env));
+  server = await startOpenAICompatibleServer({ reply: ANSWER });
+  Object.assign(who, await makeOmniragTenants(t, ids));
+  const kb = await makeKnowledge(t, who.alice, 'Help', [
+    {
+      type: 'text',
+      title: 'Shipping',
+      text: 'Parcels are shipped within one day. Delivery of parcels takes three working days in Europe.',
+    },
+  ]);
+  const model = await makeChatModel(t, {
+    name: 'Local',
+    base_url: server.baseUrl,
+    api_key: 'sk-local-test-key',
+    tenant_ids: [ids.a],
+  });
+  const rag = await injectAs(t, 'POST', '/v1/rags', who.alice, {
+    name: 'Help',
+    index_id: await makeIndex(t, ids.a, 'Main', [kb.id]),
+    model_id: model.id,
+    fallback_text: FALLBACK,
+  });
+  expect(rag.statusCode, rag.body).toBe(201);
+  refs.rag = rag.json<{ id: string }>().id;
+});
+beforeEach(() => {
+  server.failure = 'none';
+});
+afterAll(async () => {
+  await server.close();
+  await t.close();
+});
+
+describe('POST /v1/intent', () => {
+  it('starts a conversation, answers from the knowledge with sources, and continues it with the token', async () => {
+    const bot = await createBot(who.alice, { name: 'Shop', config: { engines: { rag_id: refs.rag } } });
+    const first = await ask(bot.id, 'How long does delivery of parcels take?');
+    expect(first).toMatchObject({
+      visitorMessage: { text: 'How long does delivery of parcels take?' },
+      messages: [{ text: ANSWER }],
+      sources: [{ n: 1, title: 'Shipping', url: null }],
+      fallback: false,
+      handoverOffered: false,
+      language: 'en',
+    });
+    const conversationId = conversationIdOf(first.conversationToken, bot.id);
+    const second = await ask(bot.id, 'And when are they shipped?', {
+      conversationToken: first.conversationToken,
+    });
+    expect(second.conversationToken).toBe(first.conversationToken);
+
+    // The second question reached the model with the first turn as history.
+    const chat = server.requests.filter((request) => request.path === '/chat/completions').at(-1);
+    expect(JSON.stringify(chat?.body)).toContain('How long does delivery of parcels take?');
+
+    const [row] = await t.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
+    expect(row).toMatchObject({ tenantId: ids.a, botId: bot.id, messageCount: 4, language: 'en' });
+    const stored = await messagesOf(conversationId);
+    expect(stored.map((message) => [message.role, message.text])).toEqual([
+      ['visitor', 'How long does delivery of parcels take?'],
+      ['bot', ANSWER],
+      ['visitor', 'And when are they shipped?'],
+      ['bot', ANSWER],
+    ]);
+    expect(stored.map((message) => message.id)).toEqual([
+      first.visitorMessage.id,
+      first.messages[0]?.id,
+      second.visitorMessage.id,
+      second.messages[0]?.id,
+    ]);
+    const answerRow = stored[1];
+    expect(answerRow?.sources[0]).toMatchObject({ n: 1, title: 'Shipping' });
+    expect(answerRow?.trace).toMatchObject({ engine: 'builtin', error: null });
+    await t.app.ragAnswers.flush();
+    const [recorded] = await t.database.db
+      .select()
+      .from(ragAnswers)
+      .where(eq(ragAnswers.id, answerRow?.trace?.answer_id ?? ''));
+    expect(recorded).toMatchObject({ channel: 'widget', createdBy: null });
+  });
+
+  it('gives the fallback and offers an agent, and answers in the language asked for', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Fallback',
+      config: { engines: { enableliveagent: true, fallbackText: 'No idea, sorry.' } },
+    });
+    const reply = await ask(bot.id, 'Anything?', { language: 'fr' });
+    expect(reply).toMatchObject({
+      messages: [{ text: 'No idea, sorry.' }],
+      fallback: true,
+      handoverOffered: true,
+      language: 'fr',
+    });
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[1]).toMatchObject({ role: 'bot', fallback: true, language: 'fr' });
+  });
+
+  it('streams conversation, deltas and the reply as Server-Sent Events, then stores the turn', async () => {
+    const bot = await createBot(who.alice, { name: 'Stream', config: { engines: { rag_id: refs.rag } } });
+    const response = await post(
+      '/v1/intent',
+      { botId: bot.id, text: 'How long does delivery of parcels take?' },
+      { stream: true },
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toContain('text/event-stream');
+    const events = parseEvents(response.body);
+    const names = events.map((event) => event.event);
+    expect(names[0]).toBe('conversation');
+    expect(names.at(-1)).toBe('reply');
+    expect(names.filter((name) => name === 'delta').length).toBeGreaterThan(1);
+    const opened = events[0]?.data as { conversationToken: string; visitorMessage: { id: string } };
+    const reply = IntentReplySchema.parse(events.at(-1)?.data);
+    expect(reply.conversationToken).toBe(opened.conversationToken);
+    expect(reply.visitorMessage.id).toBe(opened.visitorMessage.id);
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (event.data as { text: string }).text)
+      .join('');
+    expect(streamed).toBe(reply.messages[0]?.text);
+    expect(reply.messages[0]?.text).toBe(ANSWER);
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored.map((message) => message.id)).toEqual([reply.visitorMessage.id, reply.messages[0]?.id]);
+  });
+
+  it('stores nothing of a streamed turn the visitor left before it was answered', async () => {
+    const bot = await createBot(who.alice, { name: 'Leaver', config: { engines: { rag_id: refs.rag } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    server.failure = 'hang';
+    const answersRecorded = async () => {
+      await t.app.ragAnswers.flush();
+      return (await t.database.db.select({ id: ragAnswers.id }).from(ragAnswers)).length;
+    };
+    const recordedBefore = await answersRecorded();
+    const before = await fingerprint();
+    const abort = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/v1/intent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ botId: bot.id, text: 'How long does delivery of parcels take?' }),
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    const first = (await reader?.read())?.value as Uint8Array | undefined;
+    expect(Buffer.from(first ?? []).toString('utf8')).toContain('event: conversation');
+    abort.abort();
+    // The engine stops with the request (its answer is still recorded as a RAG answer), and the turn is not stored.
+    const started = Date.now();
+    while ((await answersRecorded()) === recordedBefore && Date.now() - started < 8000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.now() - started).toBeLessThan(4000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it('masks the visitor text with the bot’s patterns before storing it or asking the engine', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Masked',
+      config: { engines: { rag_id: refs.rag }, masking: { enableMasking: true } },
+    });
+    const reply = await ask(bot.id, 'my pin is 1234');
+    expect(reply.visitorMessage.text).toBe('my pin is ****');
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[0]?.text).toBe('my pin is ****');
+    await t.app.ragAnswers.flush();
+    const [recorded] = await t.database.db
+      .select({ question: ragAnswers.question })
+      .from(ragAnswers)
+      .where(eq(ragAnswers.id, stored[1]?.trace?.answer_id ?? ''));
+    expect(recorded?.question).toBe('my pin is ****');
+
+    const unmasked = await createBot(who.alice, { name: 'Unmasked' });
+    expect((await ask(unmasked.id, 'my pin is 1234')).visitorMessage.text).toBe('my pin is 1234');
+  });
+
+  it('refuses a text over the limit with 413, before anything else, and stores nothing', async () => {
+    const bot = await createBot(who.alice, { name: 'Long' });
+    const before = await fingerprint();
+    const response = await post('/v1/intent', { botId: bot.id, text: 'x'.repeat(VISITOR_TEXT_MAX + 1) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ code: 'widget/text-too-long', message: expect.any(String) as string });
+    expect(await fingerprint()).toBe(before);
+    await ask(bot.id, 'y'.repeat(VISITOR_TEXT_MAX));
+  });
+
+  it('refuses malformed bodies with 4xx {code, message}, never 5xx, storing nothing', async () => {
+    const bot = await createBot(who.alice, { name: 'Strict' });
+    const before = await fingerprint();
+    const bodies: Array<Body | string> = [
+      {},
+      { text: 'hi' },
+      { botId: bot.id },
+      { botId: bot.id, text: '' },
+      { botId: bot.id, text: '   ' },
+      { botId: bot.id, text: 42 },
+      { botId: bot.id, text: ['hi'] },
+      { botId: bot.id, text: 'hi', extra: true },
+      { botId: bot.id, text: 'hi', language: 'not a language!' },
+      { botId: bot.id, text: 'hi', conversationToken: '' },
+      { botId: bot.id, text: 'hi', conversationToken: 7 },
+      { botId: bot.id, text: 'hi', conversationToken: 'x'.repeat(600) },
+      { botId: 'not-a-uuid', text: 'hi' },
+      { botId: bot.id, text: 'a\u0000b' },
+      '{"botId":',
+      '[]',
+      'null',
+    ];
+    for (const body of bodies) {
+      const response = await post('/v1/intent', body);
+      expect(response.statusCode, `${JSON.stringify(body)}: ${response.body}`).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, JSON.stringify(body)).toBeLessThan(500);
+      expect(Object.keys(response.json<Body>()).sort()).toEqual(['code', 'message']);
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it('answers a disabled bot, a disabled tenant’s bot and an unknown bot with the same 404', async () => {
+    const off = await createBot(who.alice, { name: 'Off' });
+    await injectAs(t, 'PATCH', `/v1/bots/${off.id}`, who.alice, { enabled: false });
+    const ofBob = await createBot(who.bob, { name: 'Bob desk' });
+    const token = (await ask(ofBob.id, 'hello')).conversationToken;
+    await t.database.db.update(tenants).set({ isActive: false }).where(eq(tenants.tenantId, ids.b));
+    const before = await fingerprint();
+    const answers: unknown[] = [];
+    try {
+      for (const botId of [off.id, ofBob.id, randomUUID()]) {
+        for (const [url, body] of [
+          ['/v1/intent', { botId, text: 'hello' }],
+          ['/v1/intent', { botId, text: 'hello', conversationToken: token }],
+          ['/v1/feedback', { botId, conversationToken: token, messageId: randomUUID(), rating: 'button1' }],
+        ] as const) {
+          const response = await post(url, body);
+          answers.push({ status: response.statusCode, body: response.json<unknown>() });
+        }
+      }
+    } finally {
+      await t.database.db.update(tenants).set({ isActive: true }).where(eq(tenants.tenantId, ids.b));
+    }
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(answers[0]).toMatchObject({ status: 404, body: { code: 'widget/bot-not-found' } });
+    expect(await fingerprint()).toBe(before);
+  });
+});
+
+describe('conversation tokens', () => {
+  it('keeps a visitor out of conversations that are not theirs: tampered, another bot’s, unknown', async () => {
+    const bot = await createBot(who.alice, { name: 'Mine' });
+    const other = await createBot(who.alice, { name: 'Other' });
+    const ofBob = await createBot(who.bob, { name: 'Bob other' });
+    const mine = await ask(bot.id, 'hello');
+    const theirs = await ask(other.id, 'hello');
+    const bobs = await ask(ofBob.id, 'hello');
+    const [version, id, mac] = mine.conversationToken.split('.');
+    const flipped = `${mac?.slice(0, -1)}${mac?.endsWith('A') ? 'B' : 'A'}`;
+    const forged = [
+      `${version}.${id}.${flipped}`,
+      `${version}.${conversationIdOf(theirs.conversationToken, other.id)}.${mac}`,
+      theirs.conversationToken,
+      bobs.conversationToken,
+      tokens.sign(randomUUID(), bot.id),
+      `c2.${id}.${mac}`,
+      'garbage',
+    ];
+    const before = await fingerprint();
+    for (const conversationToken of forged) {
+      const intent = await post('/v1/intent', { botId: bot.id, text: 'let me in', conversationToken });
+      expect(intent.statusCode, conversationToken).toBe(403);
+      expect(intent.json()).toMatchObject({ code: 'widget/invalid-conversation' });
+      const feedback = await post('/v1/feedback', {
+        botId: bot.id,
+        conversationToken,
+        messageId: mine.messages[0]?.id,
+        rating: 'button1',
+      });
+      expect(feedback.statusCode, conversationToken).toBe(403);
+      expect(feedback.json()).toMatchObject({ code: 'widget/invalid-conversation' });
+    }
+    expect(await fingerprint()).toBe(before);
+    // The other bot's own token still works with its bot, and tells nothing of the first conversation.
+    const again = await ask(other.id, 'still there?', { conversationToken: theirs.conversationToken });
+    expect(JSON.stringify(again)).not.toContain(mine.visitorMessage.id);
+  });
+});
+
+describe('POST /v1/feedback', () => {
+  it('records a rating for a bot message of the conversation, masked, the latest one winning', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Rated',
+      config: { masking: { enableMasking: true } },
+    });
+    const reply = await ask(bot.id, 'hello');
+    const messageId = reply.messages[0]?.id ?? '';
+    const send = (body: Body) =>
+      post('/v1/feedback', { botId: bot.id, conversationToken: reply.conversationToken, messageId, ...body });
+    const first = await send({ rating: 'button1', comment: 'my pin 4321 did not work' });
+    expect(first.statusCode, first.body).toBe(204);
+    expect(first.body).toBe('');
+    const second = await send({ rating: 'button3' });
+    expect(second.statusCode, second.body).toBe(204);
+    const rows = await t.database.db
+      .select()
+      .from(messageFeedback)
+      .where(eq(messageFeedback.messageId, messageId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ rating: 'button3', comment: null, tenantId: ids.a, botId: bot.id });
+    await send({ rating: 'button2', comment: 'my pin 4321 did not work' });
+    const [masked] = await t.database.db
+      .select()
+      .from(messageFeedback)
+      .where(eq(messageFeedback.messageId, messageId));
+    expect(masked).toMatchObject({ rating: 'button2', comment: 'my pin **** did not work' });
+  });
+
+  it('refuses a message outside the conversation or not the bot’s with 404, and bad bodies with 400', async () => {
+    const bot = await createBot(who.alice, { name: 'Rated badly' });
+    const mine = await ask(bot.id, 'hello');
+    const another = await ask(bot.id, 'hello again');
+    const base = { botId: bot.id, conversationToken: mine.conversationToken, rating: 'button1' };
+    const before = await fingerprint();
+    for (const messageId of [mine.visitorMessage.id, another.messages[0]?.id, randomUUID()]) {
+      const response = await post('/v1/feedback', { ...base, messageId });
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'widget/unknown-message' });
+    }
+    const messageId = mine.messages[0]?.id;
+    for (const body of [
+      { ...base },
+      { ...base, messageId, rating: 'button4' },
+      { ...base, messageId, comment: 'c'.repeat(1001) },
+      { ...base, messageId, extra: 1 },
+      { ...base, messageId: 'nope' },
+      { botId: bot.id, messageId, rating: 'button1' },
+    ]) {
+      const response = await post('/v1/feedback', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(response.json<Body>()).sort()).toEqual(['code', 'message']);
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+});
+
+describe('origins and CORS', () => {
+  it('serves the bot’s allowed origins and our own, refuses any other, and records where it was used', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Embedded',
+      config: { install: { allowedOrigins: [SITE] } },
+    });
+    const fromSite = await post('/v1/intent', { botId: bot.id, text: 'hello' }, { origin: SITE });
+    expect(fromSite.statusCode, fromSite.body).toBe(200);
+    expect(fromSite.headers['access-control-allow-origin']).toBe(SITE);
+    expect(String(fromSite.headers.vary)).toMatch(/origin/i);
+    const token = IntentReplySchema.parse(fromSite.json()).conversationToken;
+    const [row] = await t.database.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationIdOf(token, bot.id)));
+    expect(row?.origin).toBe(SITE);
+    await ask(bot.id, 'again', { conversationToken: token }, { origin: SITE });
+
+    const own = await post('/v1/intent', { botId: bot.id, text: 'hello' }, { origin: TEST_ORIGIN });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.headers['access-control-allow-origin']).toBeUndefined();
+
+    const before = await fingerprint();
+    const evil = await post('/v1/intent', { botId: bot.id, text: 'hello' }, { origin: EVIL });
+    expect(evil.statusCode).toBe(403);
+    expect(evil.json()).toMatchObject({ code: 'widget/origin-not-allowed' });
+    expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String(evil.headers.vary)).toMatch(/origin/i);
+    const evilFeedback = await post(
+      '/v1/feedback',
+      { botId: bot.id, conversationToken: token, messageId: randomUUID(), rating: 'button1' },
+      { origin: EVIL },
+    );
+    expect(evilFeedback.statusCode).toBe(403);
+    expect(evilFeedback.json()).toMatchObject({ code: 'widget/origin-not-allowed' });
+    expect(await fingerprint()).toBe(before);
+
+    const origins = await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice);
+    expect(origins.statusCode, origins.body).toBe(200);
+    const list = BotOriginListSchema.parse(origins.json());
+    expect(list.items.map((item) => [item.origin, item.hits])).toEqual([
+      [TEST_ORIGIN, 1],
+      [SITE, 2],
+    ]);
+    expect((await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.bob)).statusCode).toBe(404);
+    expect((await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, {})).statusCode).toBe(401);
+  });
+
+  it('answers CORS preflights only for allowed origins', async () => {
+    await createBot(who.alice, { name: 'Preflight', config: { install: { allowedOrigins: [SITE] } } });
+    const preflight = (url: string, origin?: string) =>
+      t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          ...(origin === undefined ? {} : { origin }),
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+    for (const url of ['/v1/intent', '/v1/feedback']) {
+      const allowed = await preflight(url, SITE);
+      expect(allowed.statusCode, allowed.body).toBe(204);
+      expect(allowed.headers['access-control-allow-origin']).toBe(SITE);
+      expect(String(allowed.headers['access-control-allow-methods'])).toContain('POST');
+      expect(String(allowed.headers['access-control-allow-headers'])).toContain('content-type');
+      expect(String(allowed.headers.vary)).toMatch(/origin/i);
+      for (const origin of [EVIL, undefined]) {
+        const refused = await preflight(url, origin);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ code: 'widget/origin-not-allowed' });
+        expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+      }
+    }
+  });
+
+  it('lists the origins of the last 30 days only, most recent first', async () => {
+    const bot = await createBot(who.alice, { name: 'Historic' });
+    const day = 86_400_000;
+    await t.database.db.insert(botOrigins).values([
+      {
+        tenantId: ids.a,
+        botId: bot.id,
+        origin: 'https://old.example',
+        lastSeen: new Date(Date.now() - 40 * day),
+      },
+      {
+        tenantId: ids.a,
+        botId: bot.id,
+        origin: 'https://b.example',
+        lastSeen: new Date(Date.now() - 2 * day),
+      },
+      { tenantId: ids.a, botId: bot.id, origin: 'https://a.example', lastSeen: new Date(Date.now() - day) },
+    ]);
+    const list = BotOriginListSchema.parse(
+      (await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice)).json(),
+    );
+    expect(list.items.map((item) => item.origin)).toEqual(['https://a.example', 'https://b.example']);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits the messages of one address, with Retry-After', async () => {
+    const bot = await createBot(who.alice, { name: 'Busy' });
+    const address = nextAddress();
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < LIMIT_IP + 1; i++) {
+      // Each message starts a new conversation from the same address; the address budget is what runs out.
+      last = await post('/v1/intent', { botId: bot.id, text: `hello ${i}` }, { address });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(last?.statusCode).toBe(429);
+    expect(last?.json()).toMatchObject({ code: 'widget/rate-limited' });
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not affected.
+    await ask(bot.id, 'hello');
+  });
+
+  it('limits the messages of one conversation whatever the address', async () => {
+    const bot = await createBot(who.alice, { name: 'Chatty' });
+    const first = await ask(bot.id, 'hello');
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT_CONVERSATION + 1; i++) {
+      const response = await post('/v1/intent', {
+        botId: bot.id,
+        text: `more ${i}`,
+        conversationToken: first.conversationToken,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, LIMIT_CONVERSATION - 1).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const stored = await messagesOf(conversationIdOf(first.conversationToken, bot.id));
+    expect(stored).toHaveLength(2 * (statuses.filter((status) => status === 200).length + 1));
+    const limited = await t.database.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.botId, bot.id)));
+    expect(limited).toHaveLength(1);
+  });
+});

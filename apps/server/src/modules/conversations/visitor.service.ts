@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BotOrigin,
+  type FeedbackRating,
+  type HistoryTurn,
+  HISTORY_TEXT_MAX,
+  type IntentReply,
+  maskText,
+  WIDGET_ERRORS,
+  type WidgetConfig,
+} from '@omnibot/contracts';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  botOrigins,
+  bots,
+  type ConversationRow,
+  conversationMessages,
+  conversations,
+  messageFeedback,
+  type StoredMessageSource,
+} from '../../db/schema';
+import { AppError, notFound } from '../../lib/errors';
+import type { Principal } from '../../plugins/principal';
+import type { BotReply } from '../bots/bot-engine';
+import { BOT_NOT_FOUND, type StoredBot } from '../bots/bots.service';
+import type { ConversationTokens } from './conversation-token';
+
+/** Earlier messages of a conversation given to the engine with a new one. */
+export const HISTORY_MESSAGES = 10;
+/** Origins of the install screen: seen in this many days, at most this many. */
+const ORIGIN_DAYS = 30;
+const ORIGIN_LIMIT = 100;
+
+export const invalidConversation = () =>
+  new AppError(403, 'widget/invalid-conversation', WIDGET_ERRORS['widget/invalid-conversation']);
+const unknownMessage = () =>
+  new AppError(404, 'widget/unknown-message', WIDGET_ERRORS['widget/unknown-message']);
+
+/** Text as the bot's masking patterns leave it (unchanged while masking is off). */
+export function maskForBot(config: WidgetConfig, text: string): string {
+  const { enableMasking, patterns, maskCharacter } = config.masking;
+  return enableMasking ? maskText(text, patterns, maskCharacter) : text;
+}
+
+/**
+ * The language a bot answers a message in: the visitor's when given, else the bot's default. This is where
+ * automatic translation will choose the visitor's detected language.
+ */
+export function answerLanguageFor(config: WidgetConfig, requested: string | undefined): string {
+  return requested ?? config.language.default_language;
+}
+
+/** The conversation a token names for this bot; 403 for a forged token, another bot's, or one that is gone. */
+export async function conversationOf(
+  db: Db,
+  tokens: ConversationTokens,
+  bot: StoredBot,
+  token: string,
+): Promise<ConversationRow> {
+  const id = tokens.verify(token, bot.row.id);
+  if (id === null) throw invalidConversation();
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.tenantId, bot.row.tenantId),
+        eq(conversations.botId, bot.row.id),
+        eq(conversations.id, id),
+      ),
+    )
+    .limit(1);
+  if (!row) throw invalidConversation();
+  return row;
+}
+
+/** The last HISTORY_MESSAGES messages of a conversation as engine history, oldest first. */
+export async function historyOf(db: Db, conversation: ConversationRow): Promise<HistoryTurn[]> {
+  const rows = await db
+    .select({ role: conversationMessages.role, text: conversationMessages.text })
+    .from(conversationMessages)
+    .where(
+      and(
+        eq(conversationMessages.tenantId, conversation.tenantId),
+        eq(conversationMessages.conversationId, conversation.id),
+      ),
+    )
+    .orderBy(desc(conversationMessages.createdAt), desc(conversationMessages.id))
+    .limit(HISTORY_MESSAGES);
+  return rows.reverse().map((row) => ({
+    role: row.role === 'visitor' ? 'user' : 'assistant',
+    content: row.text.slice(0, HISTORY_TEXT_MAX),
+  }));
+}
+
+/** One visitor message and what it needs before the engine answers: ids are chosen now so a stream can name them. */
+export interface Turn {
+  bot: StoredBot;
+  /** The existing conversation, or null when this message starts one. */
+  conversation: ConversationRow | null;
+  conversationId: string;
+  conversationToken: string;
+  /** The visitor's text after masking: what is stored and what the engine sees. */
+  text: string;
+  visitorMessageId: string;
+  receivedAt: Date;
+  language: string;
+  /** The allowed page origin the message came from, or null. */
+  origin: string | null;
+}
+
+export function startTurn(
+  tokens: ConversationTokens,
+  input: {
+    bot: StoredBot;
+    conversation: ConversationRow | null;
+    text: string;
+    language: string;
+    origin: string | null;
+  },
+): Turn {
+  const conversationId = input.conversation?.id ?? randomUUID();
+  return {
+    ...input,
+    text: maskForBot(input.bot.config, input.text),
+    conversationId,
+    conversationToken: tokens.sign(conversationId, input.bot.row.id),
+    visitorMessageId: randomUUID(),
+    receivedAt: new Date(),
+  };
+}
+
+const storedSource = (source: BotReply['sources'][number]): StoredMessageSource => ({
+  n: source.n,
+  title: source.title,
+  url: source.url,
+  chunk_id: source.chunk_id,
+  source_id: source.source_id,
+  score: source.score,
+});
+
+/**
+ * Stores a whole turn in one transaction: the conversation when new, the visitor message, the bot messages (the
+ * last one with the sources and trace), the counters and the origin seen. Either all of it is stored or none.
+ */
+export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<IntentReply> {
+  const { bot } = turn;
+  const tenantId = bot.row.tenantId;
+  const botId = bot.row.id;
+  // Strictly after the visitor's message, so the order survives a reply made within the same millisecond.
+  const answeredAt = new Date(Math.max(Date.now(), turn.receivedAt.getTime() + 1));
+  const botMessages = answer.messages.map((message, index) => ({
+    id: randomUUID(),
+    text: message.text,
+    last: index === answer.messages.length - 1,
+  }));
+  await db.transaction(async (tx) => {
+    if (turn.conversation === null) {
+      await tx.insert(conversations).values({
+        id: turn.conversationId,
+        tenantId,
+        botId,
+        origin: turn.origin,
+        language: turn.language,
+        messageCount: 1 + botMessages.length,
+        startedAt: turn.receivedAt,
+        lastMessageAt: answeredAt,
+      });
+    }
+    await tx.insert(conversationMessages).values([
+      {
+        id: turn.visitorMessageId,
+        tenantId,
+        conversationId: turn.conversationId,
+        botId,
+        role: 'visitor' as const,
+        text: turn.text,
+        language: turn.language,
+        createdAt: turn.receivedAt,
+      },
+      ...botMessages.map((message) => ({
+        id: message.id,
+        tenantId,
+        conversationId: turn.conversationId,
+        botId,
+        role: 'bot' as const,
+        text: message.text,
+        language: turn.language,
+        fallback: answer.fallback,
+        sources: message.last ? answer.sources.map(storedSource) : [],
+        trace: message.last
+          ? {
+              engine: answer.trace.engine,
+              error: answer.trace.error,
+              answer_id: answer.trace.answerId,
+              ms: answer.trace.ms,
+            }
+          : null,
+        createdAt: answeredAt,
+      })),
+    ]);
+    if (turn.conversation !== null) {
+      await tx
+        .update(conversations)
+        .set({
+          messageCount: sql`${conversations.messageCount} + ${1 + botMessages.length}`,
+          lastMessageAt: answeredAt,
+        })
+        .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
+    }
+    if (turn.origin !== null) {
+      await tx
+        .insert(botOrigins)
+        .values({ tenantId, botId, origin: turn.origin })
+        .onConflictDoUpdate({
+          target: [botOrigins.botId, botOrigins.origin],
+          set: { hits: sql`${botOrigins.hits} + 1`, lastSeen: sql`now()` },
+        });
+    }
+  });
+  return {
+    conversationToken: turn.conversationToken,
+    visitorMessage: { id: turn.visitorMessageId, text: turn.text },
+    messages: botMessages.map(({ id, text }) => ({ id, text })),
+    sources: answer.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
+    fallback: answer.fallback,
+    handoverOffered: answer.handoverOffered,
+    language: turn.language,
+  };
+}
+
+/** Records (or replaces) a visitor's rating of a bot message of their own conversation; the comment is masked. */
+export async function recordFeedback(
+  db: Db,
+  bot: StoredBot,
+  conversation: ConversationRow,
+  input: { messageId: string; rating: FeedbackRating; comment?: string | undefined },
+): Promise<void> {
+  const [message] = await db
+    .select({ id: conversationMessages.id })
+    .from(conversationMessages)
+    .where(
+      and(
+        eq(conversationMessages.tenantId, conversation.tenantId),
+        eq(conversationMessages.conversationId, conversation.id),
+        eq(conversationMessages.id, input.messageId),
+        eq(conversationMessages.role, 'bot'),
+      ),
+    )
+    .limit(1);
+  if (!message) throw unknownMessage();
+  const comment =
+    input.comment === undefined || input.comment.trim() === '' ? null : maskForBot(bot.config, input.comment);
+  await db
+    .insert(messageFeedback)
+    .values({
+      messageId: message.id,
+      tenantId: conversation.tenantId,
+      botId: conversation.botId,
+      conversationId: conversation.id,
+      rating: input.rating,
+      comment,
+    })
+    .onConflictDoUpdate({
+      target: messageFeedback.messageId,
+      set: { rating: input.rating, comment, updatedAt: sql`now()` },
+    });
+}
+
+/** The origins that loaded one of the caller's bots in the last 30 days, most recent first (at most 100). */
+export async function listBotOrigins(db: Db, principal: Principal, botId: string): Promise<BotOrigin[]> {
+  const [bot] = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, botId)))
+    .limit(1);
+  if (!bot) throw notFound(BOT_NOT_FOUND);
+  const rows = await db
+    .select()
+    .from(botOrigins)
+    .where(
+      and(
+        eq(botOrigins.tenantId, principal.tenantId),
+        eq(botOrigins.botId, bot.id),
+        gt(botOrigins.lastSeen, sql`now() - make_interval(days => ${ORIGIN_DAYS}::integer)`),
+      ),
+    )
+    .orderBy(desc(botOrigins.lastSeen), botOrigins.origin)
+    .limit(ORIGIN_LIMIT);
+  return rows.map((row) => ({
+    origin: row.origin,
+    first_seen: row.firstSeen.toISOString(),
+    last_seen: row.lastSeen.toISOString(),
+    hits: row.hits,
+  }));
+}
