@@ -1,5 +1,5 @@
 import { RRF_K } from '@omnibot/contracts';
-import { and, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   indexKnowledgeBases,
@@ -10,6 +10,7 @@ import {
   type IndexRow,
 } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
+import { keywordRankingSql, MAX_TOP_K } from '../knowledge/retrieval/bm25';
 import {
   searchKeyword,
   searchKeywordWithSources,
@@ -80,6 +81,11 @@ export interface LoadedIndex {
   knowledgeBaseIds: string[];
   /** Whether those knowledge bases hold any curated Q&A pair (without one, Q&A matching can find nothing). */
   hasQa: boolean;
+  /**
+   * The keyword hits for `query`, read in the statement that read the index (indexKeywordHitsColumn), and that
+   * statement's duration; searchIndex uses them instead of searching again when it searches by keyword.
+   */
+  keyword?: { query: string; hits: KeywordSourceHit[]; tookMs: number };
 }
 
 /**
@@ -108,6 +114,35 @@ export function loadedIndexColumns(tenantId: string | Placeholder) {
     hasQa: sql<boolean>`exists (select 1 from ${knowledgeQa} a
         where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${links}))`,
   };
+}
+
+/**
+ * A column for a select that includes `indexes`: the hits searchIndex's keyword path finds for `query` (given
+ * as storableText gives it), ranked by keywordRankingSql over the index's knowledge bases with its top_k and
+ * with their sources, as JSON; null when the index searches by vector (embeddings ready), so no statement pays
+ * for a ranking it would not use. Every table is filtered by the tenant.
+ */
+export function indexKeywordHitsColumn(
+  tenantId: string | Placeholder,
+  query: string | Placeholder,
+): SQL<KeywordSourceHit[] | null> {
+  const ranking = keywordRankingSql({
+    tenantId,
+    knowledgeBaseIds: sql`select l.knowledge_base_id from ${indexKnowledgeBases} l
+      where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}`,
+    query,
+    topK: sql`least(greatest(${indexes.topK}, 1), ${MAX_TOP_K})`,
+    withSources: true,
+  });
+  return sql<
+    KeywordSourceHit[] | null
+  >`case when ${indexes.id} is not null and not (${indexes.mode} <> 'keyword'
+      and ${indexes.embeddingState} = 'ready' and ${indexes.embeddingModelId} is not null)
+    then (select coalesce(json_agg(json_build_object('chunkId', h."chunkId", 'sourceId', h."sourceId",
+        'knowledgeBaseId', h."knowledgeBaseId", 'score', h.score, 'text', h.text, 'headingPath', h."headingPath",
+        'page', h.page, 'title', h.title, 'url', h.url) order by h.score desc, h."chunkId"), '[]'::json)
+      from (${ranking}) h)
+    end`;
 }
 
 const indexHitOf = (hit: KeywordSourceHit): IndexHit => ({
@@ -236,13 +271,17 @@ export async function searchIndex(db: Db, input: IndexSearchInput): Promise<Inde
     }
   }
   if (!ranked) {
-    // Keyword alone: the sources' titles and links come in the search statement itself.
-    const found = await searchKeywordWithSources(db, {
-      tenantId: input.tenantId,
-      knowledgeBaseIds,
-      query: input.query,
-      topK,
-    });
+    // Keyword alone: the sources' titles and links come in the search statement itself, or came with the index.
+    const read = index.keyword;
+    const found =
+      read && read.query === input.query && topK === row.topK
+        ? read.hits
+        : await searchKeywordWithSources(db, {
+            tenantId: input.tenantId,
+            knowledgeBaseIds,
+            query: input.query,
+            topK,
+          });
     const hits = found.filter((hit) => hit.score >= row.scoreThreshold).map(indexHitOf);
     return { mode, hits, tookMs: performance.now() - started };
   }

@@ -1,8 +1,10 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
-import { ragAnswers } from '../../db/schema';
+import { executePrepared, type Db } from '../../db/client';
+import type { ragAnswers } from '../../db/schema';
 
-export type RecordedAnswer = typeof ragAnswers.$inferInsert & { id: string };
+/** An answer to record; created_at is the time it is written. */
+export type RecordedAnswer = Omit<typeof ragAnswers.$inferInsert, 'id' | 'createdAt'> & { id: string };
 
 /** Rows per insert statement. */
 const MAX_BATCH = 500;
@@ -20,6 +22,42 @@ export interface AnswerRecorder {
   flush(): Promise<void>;
 }
 
+/**
+ * Inserts rows into rag_answers in one statement whose text never changes (the rows travel as one JSON
+ * parameter), so it is parsed once per connection and costs no query building; created_at takes its default.
+ */
+async function insertAnswers(db: Db, rows: RecordedAnswer[]): Promise<void> {
+  const json = JSON.stringify(
+    rows.map((row) => ({
+      id: row.id,
+      tenant_id: row.tenantId,
+      rag_id: row.ragId,
+      question: row.question,
+      answer: row.answer,
+      kind: row.kind,
+      fallback: row.fallback,
+      chunks: row.chunks ?? [],
+      retrieve_ms: row.retrieveMs,
+      generate_ms: row.generateMs,
+      total_ms: row.totalMs,
+      model_error_code: row.modelErrorCode ?? null,
+      channel: row.channel,
+      created_by: row.createdBy ?? null,
+    })),
+  );
+  await executePrepared(
+    db,
+    'rag_answers_insert',
+    sql`insert into rag_answers (id, tenant_id, rag_id, question, answer, kind, fallback, chunks, retrieve_ms,
+      generate_ms, total_ms, model_error_code, channel, created_by)
+    select r.id, r.tenant_id, r.rag_id, r.question, r.answer, r.kind, r.fallback, r.chunks, r.retrieve_ms,
+      r.generate_ms, r.total_ms, r.model_error_code, r.channel, r.created_by
+    from jsonb_to_recordset(${json}::jsonb) as r(id uuid, tenant_id text, rag_id uuid, question text, answer text,
+      kind text, fallback boolean, chunks jsonb, retrieve_ms real, generate_ms real, total_ms real,
+      model_error_code text, channel text, created_by text)`,
+  );
+}
+
 export function createAnswerRecorder(db: Db, log: FastifyBaseLogger): AnswerRecorder {
   let queue: RecordedAnswer[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -27,7 +65,7 @@ export function createAnswerRecorder(db: Db, log: FastifyBaseLogger): AnswerReco
 
   const insertOne = async (row: RecordedAnswer) => {
     try {
-      await db.insert(ragAnswers).values(row);
+      await insertAnswers(db, [row]);
     } catch (error) {
       // The row's ids only: the question and answer are the visitor's words.
       log.error({ err: error, answerId: row.id, ragId: row.ragId }, 'recording an answer failed');
@@ -38,7 +76,7 @@ export function createAnswerRecorder(db: Db, log: FastifyBaseLogger): AnswerReco
     for (let start = 0; start < rows.length; start += MAX_BATCH) {
       const batch = rows.slice(start, start + MAX_BATCH);
       try {
-        await db.insert(ragAnswers).values(batch);
+        await insertAnswers(db, batch);
       } catch {
         for (const row of batch) await insertOne(row);
       }

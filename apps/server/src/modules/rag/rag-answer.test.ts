@@ -2,7 +2,9 @@ import { type AnswerResult, AnswerResultSchema, RagSchema } from '@omnibot/contr
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
-import { knowledgeChunks, knowledgeSources, modelShares, ragAnswers, users } from '../../db/schema';
+import { indexes, knowledgeChunks, knowledgeSources, modelShares, ragAnswers, users } from '../../db/schema';
+import type { UserPrincipal } from '../../plugins/principal';
+import { searchKeywordWithSources } from '../knowledge/retrieval/bm25';
 import { type Caller, createTestApp, injectAs, TEST_ORIGIN, type TestApp } from '../../test/app';
 import {
   type FailureMode,
@@ -18,6 +20,7 @@ import {
   parseEvents,
   type SourceBody,
 } from './rags.test-support';
+import { getRagForAnswer } from './rags.service';
 
 // The model server below speaks the OpenAI chat-completions protocol, streaming (Server-Sent Events) included.
 
@@ -447,6 +450,54 @@ describe('answers with a chat model', () => {
     const none = await ask(who.alice, rag.id, { question: 'Do you sell bicycles?' });
     expect(none.kind).toBe('fallback');
     expect(server.requests.length).toBe(before);
+  });
+});
+
+describe('the RAG read for answering', () => {
+  it('brings the keyword hits the search statement finds for the question, and none for an index searching by vector', async () => {
+    const rag = await makeRag(who.alice, { name: 'Read with hits', index_id: tenants.a.index });
+    const principal: UserPrincipal = {
+      kind: 'user',
+      userId: aliceId,
+      email: 'alice@a.test',
+      name: 'Alice',
+      tenantId: ids.a,
+      tenantType: 'client',
+      role: 'administrator',
+      mustChangePassword: false,
+    };
+    const question = 'How do I start a return for a refund?';
+    const read = await getRagForAnswer(t.database.db, principal, rag.id, question);
+    const searched = await searchKeywordWithSources(t.database.db, {
+      tenantId: ids.a,
+      knowledgeBaseIds: [tenants.a.kb],
+      query: question,
+      topK: 5,
+    });
+    expect(searched.length).toBeGreaterThan(0);
+    expect(read.index?.keyword?.query).toBe(question);
+    expect(read.index?.keyword?.hits).toEqual(searched);
+
+    // Another organisation's RAG id reads nothing, hits included.
+    await expect(
+      getRagForAnswer(t.database.db, { ...principal, tenantId: ids.b }, rag.id, question),
+    ).rejects.toMatchObject({ statusCode: 404 });
+
+    // Any model row will do: the statement only asks whether the index has one with its embeddings ready.
+    await t.database.db
+      .update(indexes)
+      .set({ mode: 'vector', embeddingState: 'ready', embeddingModelId: modelId })
+      .where(eq(indexes.id, tenants.a.index));
+    try {
+      const vector = await getRagForAnswer(t.database.db, principal, rag.id, question);
+      expect(vector.index?.row.mode).toBe('vector');
+      expect(vector.index?.keyword).toBeUndefined();
+    } finally {
+      await t.database.db
+        .update(indexes)
+        .set({ mode: 'keyword', embeddingState: 'none', embeddingModelId: null })
+        .where(eq(indexes.id, tenants.a.index));
+    }
   });
 });
 

@@ -185,7 +185,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       },
       async (request, reply) => {
         const { principal } = actorOf(request);
-        const { rag, index } = await getRagForAnswer(db, principal, request.params.id);
+        const { rag, index } = await getRagForAnswer(db, principal, request.params.id, request.body.question);
         const input = {
           tenantId: principal.tenantId,
           rag,

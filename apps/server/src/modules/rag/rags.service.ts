@@ -7,7 +7,8 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
-import { type LoadedIndex, loadedIndexColumns, loadIndex } from '../indexes/search';
+import { indexKeywordHitsColumn, type LoadedIndex, loadedIndexColumns, loadIndex } from '../indexes/search';
+import { storableText } from '../knowledge/retrieval/safe-text';
 import { modelsOfferedTo } from '../models/models.service';
 
 export const RAG_NOT_FOUND = 'RAG not found';
@@ -100,27 +101,50 @@ export async function getRagRow(db: Db, principal: Principal, id: string): Promi
 }
 
 /**
- * The tenant's RAG with its index as answering needs it (the index row, its knowledge bases and whether they
- * hold Q&A pairs), in one statement; the index is null when it is not the tenant's. 404 for another tenant's RAG.
+ * The tenant's RAG with its index as answering needs it (the index row, its knowledge bases, whether they
+ * hold Q&A pairs, and the keyword hits for `question` unless the index searches by vector), in one statement:
+ * an answer by keyword takes one round trip after authentication. The index is null when it is not the
+ * tenant's. 404 for another tenant's RAG.
  */
 export async function getRagForAnswer(
   db: Db,
   principal: Principal,
   id: string,
+  question: string,
 ): Promise<{ rag: RagRow; index: LoadedIndex | null }> {
+  const started = performance.now();
   const [found] = await preparedQuery(db, 'rag_for_answer', (on, name) => {
     const tenantId = sql.placeholder('tenantId');
     return on
-      .select({ rag: rags, index: indexes, ...loadedIndexColumns(tenantId) })
+      .select({
+        rag: rags,
+        index: indexes,
+        ...loadedIndexColumns(tenantId),
+        keywordHits: indexKeywordHitsColumn(tenantId, sql.placeholder('query')),
+      })
       .from(rags)
       .leftJoin(indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, rags.indexId)))
       .where(and(eq(rags.tenantId, tenantId), eq(rags.id, sql.placeholder('id'))))
       .limit(1)
       .prepare(name);
-  }).execute({ tenantId: principal.tenantId, id });
+  }).execute({ tenantId: principal.tenantId, id, query: storableText(question) });
   if (!found) throw notFound(RAG_NOT_FOUND);
+  const tookMs = performance.now() - started;
   const index = found.index
-    ? { row: found.index, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) }
+    ? {
+        row: found.index,
+        knowledgeBaseIds: found.knowledgeBaseIds,
+        hasQa: Boolean(found.hasQa),
+        ...(found.keywordHits
+          ? {
+              keyword: {
+                query: question,
+                hits: found.keywordHits.map((hit) => ({ ...hit, score: Number(hit.score) })),
+                tookMs,
+              },
+            }
+          : {}),
+      }
     : null;
   return { rag: found.rag, index };
 }

@@ -84,32 +84,56 @@ export function keywordSearchSql(input: KeywordSearchInput, options: KeywordSqlO
   const ids = usableIds(input.knowledgeBaseIds);
   const topK = Number.isFinite(input.topK) ? Math.min(Math.max(Math.trunc(input.topK), 1), MAX_TOP_K) : 10;
   if (ids.length === 0 || input.query.trim() === '') return null;
-  const sources = options.withSources
+  return keywordRankingSql({
+    tenantId: input.tenantId,
+    knowledgeBaseIds: sql`select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)`,
+    query: storableText(input.query),
+    topK,
+    withSources: options.withSources ?? false,
+  });
+}
+
+/** What keywordRankingSql ranks: values, placeholders or SQL over an outer row (a statement that reads an index). */
+export interface KeywordRankingParts {
+  tenantId: unknown;
+  /** A select of the knowledge base ids to search (only the tenant's count). */
+  knowledgeBaseIds: SQL;
+  /** The query text as storableText gives it. */
+  query: unknown;
+  /** How many hits, between 1 and MAX_TOP_K. */
+  topK: number | SQL;
+  withSources: boolean;
+}
+
+/** The BM25 ranking of keywordSearchSql, its parts given as values or SQL. */
+export function keywordRankingSql(parts: KeywordRankingParts): SQL {
+  const { tenantId } = parts;
+  const sources = parts.withSources
     ? {
         columns: sql`, coalesce(src.title, src.url, src.path, 'Untitled') as title, coalesce(src.url, src.path) as url`,
-        join: sql` join knowledge_sources src on src.id = ch.source_id and src.tenant_id = ${input.tenantId}`,
+        join: sql` join knowledge_sources src on src.id = ch.source_id and src.tenant_id = ${tenantId}`,
       }
     : { columns: sql``, join: sql`` };
   return sql`
     with kb as (
       select k.id, k.ts_config from knowledge_bases k
-      where k.tenant_id = ${input.tenantId} and k.id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      where k.tenant_id = ${tenantId} and k.id in (${parts.knowledgeBaseIds})
     ),
     q as (
       select distinct kb.id as kb_id, l.lexeme
-      from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${storableText(input.query)})) l
+      from kb, unnest(to_tsvector(kb.ts_config::regconfig, ${parts.query})) l
     ),
     -- Materialised: computed once, not once per matched posting.
     corpus as materialized (
       select sum(s.chunk_count)::float8 as n, (sum(s.total_length)::float8 / nullif(sum(s.chunk_count), 0)) as avg_length
       from knowledge_base_stats s
-      where s.tenant_id = ${input.tenantId} and s.knowledge_base_id in (select id from kb)
+      where s.tenant_id = ${tenantId} and s.knowledge_base_id in (select id from kb)
     ),
     matched as (
       select p.chunk_id, p.tf::float8 as tf, p.length::float8 as length,
         count(*) over (partition by p.lexeme)::float8 as df
       from q join knowledge_postings p
-        on p.tenant_id = ${input.tenantId} and p.knowledge_base_id = q.kb_id and p.lexeme = q.lexeme
+        on p.tenant_id = ${tenantId} and p.knowledge_base_id = q.kb_id and p.lexeme = q.lexeme
     ),
     scored as (
       select m.chunk_id,
@@ -121,11 +145,11 @@ export function keywordSearchSql(input: KeywordSearchInput, options: KeywordSqlO
       from matched m, corpus c
       group by m.chunk_id
       order by score desc, m.chunk_id
-      limit ${topK}
+      limit ${parts.topK}
     )
     select ch.id as "chunkId", ch.source_id as "sourceId", ch.knowledge_base_id as "knowledgeBaseId", s.score,
       ch.text, ch.heading_path as "headingPath", ch.page${sources.columns}
-    from scored s join knowledge_chunks ch on ch.id = s.chunk_id and ch.tenant_id = ${input.tenantId}${sources.join}
+    from scored s join knowledge_chunks ch on ch.id = s.chunk_id and ch.tenant_id = ${tenantId}${sources.join}
     order by s.score desc, s.chunk_id
   `;
 }

@@ -1,4 +1,4 @@
-import { baseLanguage, splitSentences, terms } from './text';
+import { baseLanguage, fold, isAscii, splitSentences, terms } from './text';
 import { toSource, type AnswerSource, type Passage } from './types';
 
 export interface ExtractiveInput {
@@ -52,13 +52,14 @@ interface Candidate {
 const ENDS_LIKE_SENTENCE = /[.!?;:…)"'»”’。！？]$/u;
 const LIST_MARKER = /^\s*(?:[-*•]|\d{1,3}[.)])\s+/u;
 
-const comparable = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+/** The text folded, with every run of characters other than letters and digits as one space. */
+const comparable = (text: string) => {
+  const folded = fold(text);
+  // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
+  return (
+    isAscii(folded) ? folded.replace(/[^a-z0-9]+/g, ' ') : folded.replace(/[^\p{L}\p{N}]+/gu, ' ')
+  ).trim();
+};
 
 /**
  * The sentences of a passage worth quoting, each with its comparable form: headings, labels and fragments of a

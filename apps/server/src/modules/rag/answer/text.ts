@@ -59,18 +59,27 @@ export function baseLanguage(language: string | undefined): string {
   return byName[value] ?? (value.split(/[-_]/)[0] || 'en');
 }
 
-const fold = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+/** Whether every character is ASCII: such text has no marks and NFKD leaves it as it is. */
+export function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Lower-cased with accents and other marks removed (NFKD); ASCII text is only lower-cased, with the same result. */
+export const fold = (text: string) =>
+  isAscii(text)
+    ? text.toLowerCase()
+    : text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
 
 function stemEnglish(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  else if (w.endsWith('s') && !'sui'.includes(w.charAt(w.length - 2))) w = w.slice(0, -1);
   for (const suffix of ['ing', 'ed']) {
     const rest = w.slice(0, -suffix.length);
     if (w.endsWith(suffix) && rest.length >= 3 && /[aeiouy]/.test(rest)) {
@@ -87,7 +96,8 @@ function stemEnglish(word: string): string {
   }
   if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
   // A doubled final consonant counts once: "ship", "shipped" and "shipping" meet, so do "bill" and "billing".
-  if (w.length > 3 && /([^aeiou])\1$/.test(w)) w = w.slice(0, -1);
+  const last = w.charAt(w.length - 1);
+  if (w.length > 3 && last === w.charAt(w.length - 2) && !'aeiou'.includes(last)) w = w.slice(0, -1);
   return w;
 }
 
@@ -153,11 +163,14 @@ export function terms(text: string, language: string): string[] {
   const lang = baseLanguage(language);
   const stops = stopSets.get(lang);
   const out: string[] = [];
-  for (const match of fold(text).matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = match[0];
-    if (stops?.has(word)) continue;
-    if (word.length === 1 && !/\p{N}/u.test(word)) continue;
-    out.push(stem(word, lang));
+  const folded = fold(text);
+  // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
+  const word = isAscii(folded) ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu;
+  for (let match = word.exec(folded); match; match = word.exec(folded)) {
+    const found = match[0];
+    if (stops?.has(found)) continue;
+    if (found.length === 1 && !/\p{N}/u.test(found)) continue;
+    out.push(stem(found, lang));
   }
   return out;
 }
