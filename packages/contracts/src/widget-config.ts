@@ -231,7 +231,7 @@ export const WidgetAppearanceSchema = z.object({
   backgroundColor: colour('#ffffff'),
   backgroundColorDark: colour('#1a1b1e'),
   userBubble: WidgetBubbleColoursSchema.prefault({
-    backgroundColor: '#1c7ed6',
+    backgroundColor: '#1971c2',
     backgroundColorDark: '#1971c2',
     textColor: '#ffffff',
     textColorDark: '#ffffff',
@@ -240,11 +240,11 @@ export const WidgetAppearanceSchema = z.object({
   bubble: z.object({ fontFamily: fontFamily('Helvetica'), fontSize: fontSize('15px') }).prefault({}),
   button: z
     .object({
-      backgroundColor: colour('#1c7ed6'),
+      backgroundColor: colour('#1971c2'),
       backgroundColorDark: colour('#1971c2'),
       textColor: colour('#ffffff'),
       textColorDark: colour('#ffffff'),
-      linkColor: colour('#1c7ed6'),
+      linkColor: colour('#1971c2'),
       linkColorDark: colour('#74c0fc'),
       fontFamily: fontFamily('Helvetica'),
       fontSize: fontSize('15px'),
@@ -301,7 +301,7 @@ export const WidgetLauncherSchema = z.object({
     .prefault({}),
   logo: url(),
   logoDark: url(),
-  background: colour('#1c7ed6'),
+  background: colour('#1971c2'),
   headerFontFamily: fontFamily('Helvetica'),
   headerColor: colour('#ffffff'),
   infoText: text(WIDGET_TEXT_MAX, 'The launcher info text').default(

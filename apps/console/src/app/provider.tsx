@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { createQueryClient } from '../lib/query-client';
-import { DEFAULT_APP_MODE, appModeColorSchemeManager, theme } from '../lib/theme';
+import { DEFAULT_APP_MODE, appModeColorSchemeManager, cssVariablesResolver, theme } from '../lib/theme';
 
 const colorSchemeManager = appModeColorSchemeManager();
 
@@ -11,6 +11,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme={DEFAULT_APP_MODE}
     >

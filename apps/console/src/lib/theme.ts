@@ -1,4 +1,6 @@
 import {
+  ColorInput,
+  type CSSVariablesResolver,
   createTheme,
   localStorageColorSchemeManager,
   type MantineColorScheme,
@@ -33,4 +35,21 @@ export const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
+  components: {
+    // The eye dropper is an icon-only button: it needs a name for screen readers.
+    ColorInput: ColorInput.extend({
+      defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } },
+    }),
+  },
+});
+
+/**
+ * Dimmed text (descriptions, section titles, the footer) is Mantine's gray 6 on white (3.3:1) and dark 2 on the dark
+ * body (about 4:1), both under the 4.5:1 that small text needs. Gray 7 and dark 1 keep it visibly secondary at 7:1
+ * and more.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });

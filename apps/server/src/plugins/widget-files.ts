@@ -73,7 +73,7 @@ function demoPage(title: string, body: string): string {
 <title>${escapeHtml(title)}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; color: #1a1b1e; background: #f8f9fa; }
-header { background: #1c7ed6; color: #fff; padding: 24px 16px; }
+header { background: #1971c2; color: #fff; padding: 24px 16px; }
 main { max-width: 720px; margin: 0 auto; padding: 16px; line-height: 1.6; }
 </style>
 </head>

@@ -20,7 +20,7 @@ describe('menu search', () => {
   it('finds Users and opens it with Enter', async () => {
     const user = userEvent.setup();
     renderSearch();
-    await user.click(screen.getByRole('button', { name: 'Search menu' }));
+    await user.click(screen.getByRole('button', { name: /^Search menu/ }));
     await user.type(screen.getByPlaceholderText('Search menu...'), 'Users');
     expect(screen.getByRole('button', { name: /^Users/ })).toHaveTextContent('SETTINGS › User');
     await user.keyboard('{Enter}');
@@ -30,7 +30,7 @@ describe('menu search', () => {
   it('opens an entry on click', async () => {
     const user = userEvent.setup();
     renderSearch();
-    await user.click(screen.getByRole('button', { name: 'Search menu' }));
+    await user.click(screen.getByRole('button', { name: /^Search menu/ }));
     await user.type(screen.getByPlaceholderText('Search menu...'), 'welcome');
     await user.click(screen.getByRole('button', { name: /^Welcome Message/ }));
     expect(location()).toBe('/bot/config/message');
@@ -39,7 +39,7 @@ describe('menu search', () => {
   it('sends free text with nothing selected to the results page', async () => {
     const user = userEvent.setup();
     renderSearch();
-    await user.click(screen.getByRole('button', { name: 'Search menu' }));
+    await user.click(screen.getByRole('button', { name: /^Search menu/ }));
     await user.type(screen.getByPlaceholderText('Search menu...'), 'no such thing');
     expect(screen.getByText(/No menu entry matches/)).toBeInTheDocument();
     await user.keyboard('{Enter}');
@@ -49,7 +49,7 @@ describe('menu search', () => {
   it('only offers entries the menu shows: no Subscription without a session', async () => {
     const user = userEvent.setup();
     renderSearch();
-    await user.click(screen.getByRole('button', { name: 'Search menu' }));
+    await user.click(screen.getByRole('button', { name: /^Search menu/ }));
     await user.type(screen.getByPlaceholderText('Search menu...'), 'Subscription');
     expect(screen.queryByRole('button', { name: /^Subscription/ })).not.toBeInTheDocument();
   });

@@ -26,5 +26,5 @@ export function RouteProgress() {
 
   useEffect(() => () => nprogress.reset(), []);
 
-  return <NavigationProgress stepInterval={PROGRESS_STEP_MS} size={3} />;
+  return <NavigationProgress stepInterval={PROGRESS_STEP_MS} size={3} aria-label="Loading the page" />;
 }

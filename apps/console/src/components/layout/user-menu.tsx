@@ -1,4 +1,4 @@
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
@@ -23,7 +23,9 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={220} shadow="md">
       <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={`User menu: ${fullName || 'signed in'}`}>
+        {/* Named by its content: a hidden "User menu:" before what it shows, so voice control matches the text. */}
+        <UnstyledButton className={classes.userButton}>
+          <VisuallyHidden>User menu: </VisuallyHidden>
           <Group gap="xs" wrap="nowrap">
             <Avatar size="sm" radius="xl" color="red">
               {initials || null}
