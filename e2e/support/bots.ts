@@ -41,20 +41,24 @@ export async function createAnsweringBot(
     language: 'en',
   });
   await api(page, baseURL, 'POST', `/v1/knowledge/${knowledge.id}/sources/bulk`, { sources });
+  // Every source ingested: the poll shows the states (and a failure's reason) while it waits.
   await expect
     .poll(
       async () => {
-        const list = await api<{ items: { state: string }[] }>(
+        const list = await api<{ items: { state: string; error: { reason: string } | null }[] }>(
           page,
           baseURL,
           'GET',
           `/v1/knowledge/${knowledge.id}/sources?page_size=100`,
         );
-        return list.items.length === sources.length && list.items.every((item) => item.state === 'ready');
+        const states = list.items.map((item) =>
+          item.error ? `${item.state}: ${item.error.reason}` : item.state,
+        );
+        return [...new Set(states)].sort().join(', ') + ` (${String(list.items.length)})`;
       },
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     )
-    .toBe(true);
+    .toBe(`ready (${String(sources.length)})`);
   const index = await api<{ id: string }>(page, baseURL, 'POST', '/v1/indexes', {
     name: `${name} index`,
     knowledge_ids: [knowledge.id],

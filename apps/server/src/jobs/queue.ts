@@ -57,6 +57,11 @@ export class JobRunner {
         } catch (error) {
           this.log.error({ err: error, job: name }, 'job failed');
           throw error;
+        } finally {
+          // A finished job fetches the next at once: the polling interval is for an idle queue, not a gap after
+          // each job (a bulk import of 500 sources would otherwise wait 500 intervals).
+          const worker = this.workers.get(name);
+          if (worker) this.boss.notifyWorker(worker);
         }
       },
     );
