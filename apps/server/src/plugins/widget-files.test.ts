@@ -135,6 +135,20 @@ describe('GET /widget.js', () => {
     ).toMatchObject({ displayName: 'Calm' });
   });
 
+  it('records the site that loads a bot (its page origin, counted) for the install screen, and nothing for no bot', async () => {
+    const bot = await makeBot('Seen', {});
+    const page = { referer: `${SITE}/products/kettle?ref=ad` };
+    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: page });
+    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: page });
+    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: { referer: 'not a url' } });
+    await t.app.inject({ url: '/widget.js', headers: { referer: 'https://other.example.org/' } });
+    const origins = await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice);
+    expect(origins.statusCode, origins.body).toBe(200);
+    expect(origins.json<{ items: { origin: string; hits: number }[] }>().items).toEqual([
+      expect.objectContaining({ origin: SITE, hits: 2 }),
+    ]);
+  });
+
   it('serves the loader unchanged for an unknown, malformed or disabled bot', async () => {
     const off = await makeBot('Off', {});
     await injectAs(t, 'PATCH', `/v1/bots/${off.id}`, who.alice, { enabled: false });

@@ -8,6 +8,8 @@ import type { Db } from '../db/client';
 import type { BotRow } from '../db/schema';
 import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from '../modules/bots/bots.routes';
 import { servableBot } from '../modules/bots/bots.service';
+import { recordBotOrigin } from '../modules/conversations/visitor.service';
+import { requestPageOrigin } from '../modules/widget/widget-access';
 import { widgetServices } from '../modules/speech/speech.service';
 
 /** The placeholder in the built loader that the per-bot boot JSON replaces (inside a JS string literal). */
@@ -172,6 +174,9 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
       .header('cache-control', WIDGET_CONFIG_CACHE_CONTROL)
       // Host pages on other sites load this script.
       .header('cross-origin-resource-policy', 'cross-origin');
+    // The page that loads the script names the site the bot runs on: what /bot/install lists as recently seen.
+    const origin = row ? requestPageOrigin(request) : null;
+    if (row && origin !== null) await recordBotOrigin(db, { tenantId: row.tenantId, botId: row.id, origin });
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.send(row ? loaderFor(build.loader, row) : build.loader);
   });

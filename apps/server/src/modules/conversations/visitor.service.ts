@@ -209,15 +209,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         })
         .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
     }
-    if (turn.origin !== null) {
-      await tx
-        .insert(botOrigins)
-        .values({ tenantId, botId, origin: turn.origin })
-        .onConflictDoUpdate({
-          target: [botOrigins.botId, botOrigins.origin],
-          set: { hits: sql`${botOrigins.hits} + 1`, lastSeen: sql`now()` },
-        });
-    }
+    if (turn.origin !== null) await recordBotOrigin(tx, { tenantId, botId, origin: turn.origin });
   });
   return {
     conversationToken: turn.conversationToken,
@@ -228,6 +220,26 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     handoverOffered: answer.handoverOffered,
     language: turn.language,
   };
+}
+
+/** The most origins kept per bot: a page naming new origins in a loop cannot grow the table further. */
+const ORIGINS_PER_BOT_MAX = 200;
+
+/**
+ * Counts a sighting of `origin` for a bot: hits and last seen of a known origin, or a new row while the bot has
+ * fewer than ORIGINS_PER_BOT_MAX (the daily sweep removes origins not seen for the retention period).
+ */
+export async function recordBotOrigin(
+  db: Pick<Db, 'execute'>,
+  sighting: { tenantId: string; botId: string; origin: string },
+): Promise<void> {
+  const { tenantId, botId, origin } = sighting;
+  await db.execute(sql`
+    insert into ${botOrigins} (tenant_id, bot_id, origin)
+    select ${tenantId}, ${botId}::uuid, ${origin}
+    where exists (select 1 from ${botOrigins} where bot_id = ${botId}::uuid and origin = ${origin})
+       or (select count(*) from ${botOrigins} where bot_id = ${botId}::uuid) < ${ORIGINS_PER_BOT_MAX}
+    on conflict (bot_id, origin) do update set hits = ${botOrigins}.hits + 1, last_seen = now()`);
 }
 
 /** Records (or replaces) a visitor's rating of a bot message of their own conversation; the comment is masked. */
