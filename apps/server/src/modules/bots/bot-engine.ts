@@ -55,6 +55,8 @@ export interface BotReply {
   sources: AnswerSource[];
   /** True when the bot had no answer and gave its fallback text. */
   fallback: boolean;
+  /** The language the messages are in when an engine chose it (a translated answer); the request's otherwise. */
+  language?: string;
   /** True when the widget should offer a live agent: a fallback while the live agent is switched on. */
   handoverOffered: boolean;
   trace: BotTrace;

@@ -24,6 +24,7 @@ import {
   type OpenAICompatibleServer,
   startOpenAICompatibleServer,
 } from '../../test/openai-compatible-server';
+import { type LibreTranslateServer, startLibreTranslateServer } from '../../test/libretranslate-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { makeChatModel, makeIndex, makeKnowledge, parseEvents } from '../rag/rags.test-support';
 import { type ConversationTokens, createConversationTokens } from './conversation-token';
@@ -42,6 +43,7 @@ const LIMIT_CONVERSATION = 6;
 
 let t: TestApp;
 let server: OpenAICompatibleServer;
+let libre: LibreTranslateServer;
 let tokens: ConversationTokens;
 const who: Record<'alice' | 'bob' | 'noRag', Caller> = { alice: {}, bob: {}, noRag: {} };
 const ids = { a: 'visit-a', b: 'visit-b', noRag: 'visit-norag' };
@@ -101,8 +103,10 @@ beforeAll(async () => {
       WIDGET_RATE_LIMIT_IP: String(LIMIT_IP),
       WIDGET_RATE_LIMIT_CONVERSATION: String(LIMIT_CONVERSATION),
       RAG_MODEL_TIMEOUT_MS: '5000',
+      FETCH_ALLOW_ADDRESSES: '127.0.0.1',
     },
   });
+  libre = await startLibreTranslateServer();
   tokens = createConversationTokens(await loadAuthSecret(t.database.db, t.env));
   server = await startOpenAICompatibleServer({ reply: ANSWER });
   Object.assign(who, await makeOmniragTenants(t, ids));
@@ -132,6 +136,7 @@ beforeEach(() => {
   server.failure = 'none';
 });
 afterAll(async () => {
+  await libre.close();
   await server.close();
   await t.close();
 });
@@ -201,6 +206,37 @@ describe('POST /v1/intent', () => {
     });
     const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
     expect(stored[1]).toMatchObject({ role: 'bot', fallback: true, language: 'fr' });
+  });
+
+  it('with autoTranslate, answers a visitor in the language they wrote in, and in its own when translation fails', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Translating',
+      config: {
+        language: { autoTranslate: true },
+        engines: { translateEngine: 'libretranslate', fallbackText: 'No idea, sorry.' },
+        libretranslate: { url: libre.url },
+      },
+    });
+    // The LibreTranslate-protocol server detects French and marks what it translates with the target code.
+    const french = await ask(bot.id, 'bonjour');
+    expect(french).toMatchObject({ messages: [{ text: '[fr] No idea, sorry.' }], language: 'fr' });
+    const stored = await messagesOf(conversationIdOf(french.conversationToken, bot.id));
+    expect(stored.map((message) => [message.role, message.text, message.language])).toEqual([
+      ['visitor', 'bonjour', 'fr'],
+      ['bot', '[fr] No idea, sorry.', 'fr'],
+    ]);
+    expect(libre.requests.map((request) => request.body.target ?? 'detect')).toContain('en');
+
+    const english = await ask(bot.id, 'hello');
+    expect(english).toMatchObject({ messages: [{ text: 'No idea, sorry.' }], language: 'en' });
+
+    libre.failure = 'server-error';
+    try {
+      const untranslated = await ask(bot.id, 'merci');
+      expect(untranslated).toMatchObject({ messages: [{ text: 'No idea, sorry.' }], language: 'en' });
+    } finally {
+      libre.failure = 'none';
+    }
   });
 
   it('streams conversation, deltas and the reply as Server-Sent Events, then stores the turn', async () => {

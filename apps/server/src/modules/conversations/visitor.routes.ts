@@ -19,6 +19,8 @@ import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { createSecretBox } from '../../lib/secret-box';
 import { engineFor } from '../bots/bot-engine';
+import { autoTranslating } from '../speech/auto-translate';
+import { createSpeechDeps } from '../speech/speech.service';
 import type { AnswerDeps } from '../rag/rag-answer';
 import {
   answerLanguageFor,
@@ -71,6 +73,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder: app.ragAnswers,
   };
+  const speech = { ...createSpeechDeps(db, env, secret), log: app.log };
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -127,7 +130,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
           origin: seen.origin,
         });
         const history = conversation === null ? [] : await historyOf(db, conversation);
-        const engine = engineFor(answerDeps, bot);
+        const engine = autoTranslating(speech, engineFor(answerDeps, bot));
         const question = {
           tenantId: bot.row.tenantId,
           bot,

@@ -44,8 +44,8 @@ export function maskForBot(config: WidgetConfig, text: string): string {
 }
 
 /**
- * The language a bot answers a message in: the visitor's when given, else the bot's default. This is where
- * automatic translation will choose the visitor's detected language.
+ * The language a bot answers a message in: the visitor's when given, else the bot's default (automatic translation
+ * may still answer in the language it detects).
  */
 export function answerLanguageFor(config: WidgetConfig, requested: string | undefined): string {
   return requested ?? config.language.default_language;
@@ -148,6 +148,8 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
   const { bot } = turn;
   const tenantId = bot.row.tenantId;
   const botId = bot.row.id;
+  // A translated answer names the visitor's language; the conversation and both messages are in it.
+  const language = answer.language ?? turn.language;
   // Strictly after the visitor's message, so the order survives a reply made within the same millisecond.
   const answeredAt = new Date(Math.max(Date.now(), turn.receivedAt.getTime() + 1));
   const botMessages = answer.messages.map((message, index) => ({
@@ -162,7 +164,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         tenantId,
         botId,
         origin: turn.origin,
-        language: turn.language,
+        language,
         messageCount: 1 + botMessages.length,
         startedAt: turn.receivedAt,
         lastMessageAt: answeredAt,
@@ -176,7 +178,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         botId,
         role: 'visitor' as const,
         text: turn.text,
-        language: turn.language,
+        language,
         createdAt: turn.receivedAt,
       },
       ...botMessages.map((message) => ({
@@ -186,7 +188,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         botId,
         role: 'bot' as const,
         text: message.text,
-        language: turn.language,
+        language,
         fallback: answer.fallback,
         sources: message.last ? answer.sources.map(storedSource) : [],
         trace: message.last
@@ -218,7 +220,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     sources: answer.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
     fallback: answer.fallback,
     handoverOffered: answer.handoverOffered,
-    language: turn.language,
+    language,
   };
 }
 

@@ -11,11 +11,9 @@ import { z } from 'zod';
 import { loadAuthSecret } from '../../bootstrap';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
-import { createGuardedFetch } from '../../lib/guarded-http/guarded-fetch';
-import { createSecretBox } from '../../lib/secret-box';
 import { refuseLongText } from '../conversations/visitor.routes';
 import { widgetRateLimited } from '../widget/widget-access';
-import { type SpeechDeps, speakText, translateText } from './speech.service';
+import { createSpeechDeps, speakText, translateText } from './speech.service';
 
 const tags = ['widget'];
 const errors = {
@@ -32,12 +30,7 @@ const errors = {
 export async function speechRoutes(app: FastifyInstance, deps: { db: Db; env: Env }) {
   const { db, env } = deps;
   const installationSecret = await loadAuthSecret(db, env);
-  const ctx: SpeechDeps = {
-    db,
-    secretBox: createSecretBox(installationSecret, 'model-api-key'),
-    fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    timeoutMs: env.RAG_MODEL_TIMEOUT_MS,
-  };
+  const ctx = createSpeechDeps(db, env, installationSecret);
   const access = app.widgetAccess;
   // Counted per client address in the database, so every server process shares one budget.
   const rateLimit = {

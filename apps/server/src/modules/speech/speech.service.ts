@@ -1,8 +1,9 @@
 import type { WidgetConfig, WidgetServices } from '@omnibot/contracts';
 import type { Db } from '../../db/client';
+import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import type { GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
-import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { createGuardedFetch, type GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
+import { createSecretBox, type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { modelsOfferedTo } from '../models/models.service';
 import { modelFromRow, ProviderError, type SpeechModel } from '../models/providers';
 import { chatTranslator, libreTranslator, type Translation, type Translator } from './translator';
@@ -15,6 +16,16 @@ export interface SpeechDeps {
   fetch: GuardedFetch;
   /** Upper bound of one provider call. */
   timeoutMs: number;
+}
+
+/** The dependencies of the speech services, from the installation secret and the environment. */
+export function createSpeechDeps(db: Db, env: Env, installationSecret: string): SpeechDeps {
+  return {
+    db,
+    secretBox: createSecretBox(installationSecret, 'model-api-key'),
+    fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
+    timeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+  };
 }
 
 /** The translate engines answered by the bot's own chat model. */
