@@ -15,16 +15,14 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { indexes, indexKnowledgeBases } from '../apps/server/src/db/schema/index.ts';
 import { keywordSearchSql } from '../apps/server/src/modules/knowledge/retrieval/bm25.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
 import { throwawayPostgres } from './lib/database.mjs';
-import { textWriter } from './lib/documents.mjs';
-import { signIn, startBuiltServer } from './lib/server.mjs';
+import { call, clientTenant, handbook, insertKeywordIndex, loadHandbook } from './lib/handbook.mjs';
+import { startBuiltServer } from './lib/server.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -38,10 +36,6 @@ const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
 // Writes a V8 CPU profile of every server process to this folder (open it in Chrome DevTools).
 const PROFILE_DIR = arg('profile', null);
 const WARM_UP = 300;
-const WORDS_PER_CHUNK = 100;
-// The chunker closes a chunk at a sentence end before the target, so chunks average about 75 words.
-const WORDS_GENERATED_PER_CHUNK = 75;
-const CHUNKS_PER_SOURCE = 50;
 const TOP_K = 5;
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Answer-Passw0rd-2026' };
 // Raised for the bench so the limits never refuse a request; the figures are the server's, not the limiter's.
@@ -49,31 +43,6 @@ const LIMITS = { RATE_LIMIT_MAX: '100000000', RAG_ANSWER_RATE_LIMIT: '100000' };
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const pad = (value, width) => String(value).padStart(width);
-
-/** The corpus as text sources of about CHUNKS_PER_SOURCE chunks each, and the questions; the same every run. */
-function corpus() {
-  const writer = textWriter(20261123);
-  const sources = [];
-  const words = CHUNKS * WORDS_GENERATED_PER_CHUNK;
-  const perSource = CHUNKS_PER_SOURCE * WORDS_GENERATED_PER_CHUNK;
-  for (let done = 0, n = 1; done < words; n++) {
-    const paragraphs = [];
-    let left = Math.min(perSource, words - done);
-    done += left;
-    while (left > 0) {
-      const sentences = [];
-      for (let i = 0; i < 4 && left > 0; i++) {
-        const count = Math.min(left, 12 + ((sentences.length * 7) % 15));
-        sentences.push(writer.sentence(count));
-        left -= count;
-      }
-      paragraphs.push(sentences.join(' '));
-    }
-    sources.push({ type: 'text', title: `Handbook page ${n}`, text: paragraphs.join('\n\n') });
-  }
-  const questions = Array.from({ length: QUERIES }, () => writer.question());
-  return { sources, questions };
-}
 
 const startServer = (dataDir, databaseUrl) =>
   startBuiltServer({
@@ -83,82 +52,6 @@ const startServer = (dataDir, databaseUrl) =>
     env: LIMITS,
     nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
-
-async function call(url, headers, method, route, body) {
-  const response = await fetch(`${url}${route}`, {
-    method,
-    headers: { ...headers, origin: url, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** A client tenant holding omnirag, made by the platform admin; its API credential as a Basic header. */
-async function clientTenant(url) {
-  const cookie = await signIn(url, ADMIN);
-  const created = await call(url, { cookie, 'x-app-id': 'omnibot-console' }, 'POST', '/v1/Account', {
-    name: 'Bench answers',
-    subscriptions: ['omnirag'],
-  });
-  const { key, secret } = created.credential;
-  return {
-    tenantId: created.account.tenant_id,
-    headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` },
-  };
-}
-
-/** The knowledge base with every source added through the API and read by the server's ingestion. */
-async function loadCorpus(url, headers, sources) {
-  const kb = await call(url, headers, 'POST', '/v1/knowledge', {
-    name: 'Bench handbook',
-    language: 'en',
-    chunking: { target_words: WORDS_PER_CHUNK, overlap: 0 },
-  });
-  for (let i = 0; i < sources.length; i += 100) {
-    await call(url, headers, 'POST', `/v1/knowledge/${kb.id}/sources/bulk`, {
-      sources: sources.slice(i, i + 100),
-    });
-  }
-  const deadline = Date.now() + 1_800_000;
-  for (;;) {
-    let ready = 0;
-    let chunks = 0;
-    for (let page = 1; (page - 1) * 100 < sources.length; page++) {
-      const list = await call(
-        url,
-        headers,
-        'GET',
-        `/v1/knowledge/${kb.id}/sources?page=${page}&page_size=100`,
-      );
-      for (const source of list.items) {
-        if (source.state === 'failed') throw new Error(`source failed: ${JSON.stringify(source.error)}`);
-        if (source.state === 'ready') {
-          ready += 1;
-          chunks += source.chunk_count;
-        }
-      }
-    }
-    if (ready === sources.length) return { knowledgeBaseId: kb.id, chunks };
-    if (Date.now() > deadline) throw new Error(`only ${ready} of ${sources.length} sources ready`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** The index row and its knowledge base link, as the index module would write them; then statistics. */
-async function makeIndex(database, tenantId, knowledgeBaseId) {
-  const [row] = await database.db
-    .insert(indexes)
-    .values({ tenantId, name: 'Bench index', mode: 'keyword', topK: TOP_K, scoreThreshold: 0 })
-    .returning({ id: indexes.id });
-  await database.db
-    .insert(indexKnowledgeBases)
-    .values({ tenantId, indexId: row.id, knowledgeBaseId, position: 0 });
-  // The steady state autovacuum reaches after inserts: statistics and an up-to-date visibility map.
-  await database.db.execute(sql`vacuum analyze`);
-  return row.id;
-}
 
 /**
  * Runs `work(item)` over `items` with `concurrency` in flight; throughput and latency percentiles.
@@ -285,11 +178,15 @@ async function bench(driver, { sources, questions }) {
     let indexId;
     const loadStarted = performance.now();
     try {
-      ({ tenantId, headers } = await clientTenant(server.url));
-      loaded = await loadCorpus(server.url, headers, sources);
+      ({ tenantId, headers } = await clientTenant(server.url, ADMIN, 'Bench answers'));
+      loaded = await loadHandbook(server.url, headers, sources);
       if (postgres) {
         const database = await openDatabase({ kind: 'postgres', url: postgres.url });
-        indexId = await makeIndex(database, tenantId, loaded.knowledgeBaseId).finally(() => database.close());
+        indexId = await insertKeywordIndex(database, {
+          tenantId,
+          knowledgeBaseId: loaded.knowledgeBaseId,
+          topK: TOP_K,
+        }).finally(() => database.close());
       }
     } finally {
       if (!postgres) await server.stop();
@@ -297,7 +194,11 @@ async function bench(driver, { sources, questions }) {
     if (!postgres) {
       // PGlite has one owner at a time: the index is written while the server is down.
       const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
-      indexId = await makeIndex(database, tenantId, loaded.knowledgeBaseId).finally(() => database.close());
+      indexId = await insertKeywordIndex(database, {
+        tenantId,
+        knowledgeBaseId: loaded.knowledgeBaseId,
+        topK: TOP_K,
+      }).finally(() => database.close());
       server = await startServer(dataDir, null);
     }
     const loadMs = performance.now() - loadStarted;
@@ -351,7 +252,7 @@ if (!process.argv.includes('--no-build')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const data = corpus();
+const data = handbook({ seed: 20261123, chunks: CHUNKS, questions: QUERIES });
 const results = [];
 for (const driver of DRIVERS) results.push(await bench(driver, data));
 

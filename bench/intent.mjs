@@ -11,13 +11,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { indexes, indexKnowledgeBases } from '../apps/server/src/db/schema/index.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
-import { textWriter } from './lib/documents.mjs';
-import { freePort, signIn, startBuiltServer } from './lib/server.mjs';
+import { call, clientTenant, handbook, insertKeywordIndex, loadHandbook } from './lib/handbook.mjs';
+import { freePort, startBuiltServer } from './lib/server.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -27,9 +25,6 @@ const CHUNKS = Number(arg('chunks', '10000'));
 const DURATION = Number(arg('duration', '30'));
 const CONNECTIONS = Number(arg('connections', '50'));
 const QUESTIONS = 500;
-const WORDS_PER_CHUNK = 100;
-const WORDS_GENERATED_PER_CHUNK = 75;
-const CHUNKS_PER_SOURCE = 50;
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Intent-Passw0rd-2026' };
 // Raised for the bench so the limits never refuse a request; the figures are the server's, not the limiter's.
 const LIMITS = {
@@ -38,101 +33,11 @@ const LIMITS = {
   WIDGET_RATE_LIMIT_CONVERSATION: '100000',
 };
 
-/** Text sources of about CHUNKS_PER_SOURCE chunks each, and visitor questions; the same every run. */
-function corpus() {
-  const writer = textWriter(20261124);
-  const sources = [];
-  const words = CHUNKS * WORDS_GENERATED_PER_CHUNK;
-  const perSource = CHUNKS_PER_SOURCE * WORDS_GENERATED_PER_CHUNK;
-  for (let done = 0, n = 1; done < words; n++) {
-    const paragraphs = [];
-    let left = Math.min(perSource, words - done);
-    done += left;
-    while (left > 0) {
-      const sentences = [];
-      for (let i = 0; i < 4 && left > 0; i++) {
-        const count = Math.min(left, 12 + ((sentences.length * 7) % 15));
-        sentences.push(writer.sentence(count));
-        left -= count;
-      }
-      paragraphs.push(sentences.join(' '));
-    }
-    sources.push({ type: 'text', title: `Handbook page ${n}`, text: paragraphs.join('\n\n') });
-  }
-  return { sources, questions: Array.from({ length: QUESTIONS }, () => writer.question()) };
-}
-
-async function call(url, headers, method, route, body) {
-  const response = await fetch(`${url}${route}`, {
-    method,
-    headers: { ...headers, origin: url, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** A client tenant holding omnirag with its API credential, a knowledge base read by ingestion, index, RAG, bot. */
-async function setUp(url, sources) {
-  const cookie = await signIn(url, ADMIN);
-  const created = await call(url, { cookie, 'x-app-id': 'omnibot-console' }, 'POST', '/v1/Account', {
-    name: 'Bench intents',
-    subscriptions: ['omnirag'],
-  });
-  const { key, secret } = created.credential;
-  const tenantId = created.account.tenant_id;
-  const headers = { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` };
-  const kb = await call(url, headers, 'POST', '/v1/knowledge', {
-    name: 'Bench handbook',
-    language: 'en',
-    chunking: { target_words: WORDS_PER_CHUNK, overlap: 0 },
-  });
-  for (let i = 0; i < sources.length; i += 100) {
-    await call(url, headers, 'POST', `/v1/knowledge/${kb.id}/sources/bulk`, {
-      sources: sources.slice(i, i + 100),
-    });
-  }
-  let chunks = 0;
-  for (const deadline = Date.now() + 1_800_000; ;) {
-    let ready = 0;
-    chunks = 0;
-    for (let page = 1; (page - 1) * 100 < sources.length; page++) {
-      const list = await call(
-        url,
-        headers,
-        'GET',
-        `/v1/knowledge/${kb.id}/sources?page=${page}&page_size=100`,
-      );
-      for (const source of list.items) {
-        if (source.state === 'failed') throw new Error(`source failed: ${JSON.stringify(source.error)}`);
-        if (source.state === 'ready') {
-          ready += 1;
-          chunks += source.chunk_count;
-        }
-      }
-    }
-    if (ready === sources.length) break;
-    if (Date.now() > deadline) throw new Error(`only ${ready} of ${sources.length} sources ready`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return { headers, tenantId, knowledgeBaseId: kb.id, chunks };
-}
-
-/** The index row and its knowledge base link, as the index module writes them (through the server's database). */
+/** The handbook's keyword index, written while the server is down (PGlite has one owner at a time). */
 async function makeIndex(dataDir, tenantId, knowledgeBaseId) {
-  // PGlite has one owner at a time: the index is written while the server is down.
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
   try {
-    const [row] = await database.db
-      .insert(indexes)
-      .values({ tenantId, name: 'Bench index', mode: 'keyword', topK: 5, scoreThreshold: 0 })
-      .returning({ id: indexes.id });
-    await database.db
-      .insert(indexKnowledgeBases)
-      .values({ tenantId, indexId: row.id, knowledgeBaseId, position: 0 });
-    await database.db.execute(sql`vacuum analyze`);
-    return row.id;
+    return await insertKeywordIndex(database, { tenantId, knowledgeBaseId, topK: 5 });
   } finally {
     await database.close();
   }
@@ -165,14 +70,15 @@ if (!process.argv.includes('--no-build')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const data = corpus();
+const data = handbook({ seed: 20261124, chunks: CHUNKS, questions: QUESTIONS });
 // PGlite: the server's embedded default.
 const work = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-intent-'));
 const dataDir = path.join(work, 'data');
 const start = () => startBuiltServer({ dataDir, admin: ADMIN, env: LIMITS });
 try {
   let server = await start();
-  const made = await setUp(server.url, data.sources);
+  const tenant = await clientTenant(server.url, ADMIN, 'Bench intents');
+  const made = { ...tenant, ...(await loadHandbook(server.url, tenant.headers, data.sources)) };
   await server.stop();
   const indexId = await makeIndex(dataDir, made.tenantId, made.knowledgeBaseId);
   server = await start();
