@@ -23,6 +23,8 @@ const DYNAMIC_CODES: Record<string, string[]> = {
   ],
   // tus errors: the literals of STATUS_CODES, or an AppError's code.
   'modules/files/files-upload.routes.ts': ['...describeStatus(response.status, text)', 'error.code'],
+  // providerFailure(code, error): typed as 'language/provider-error' | 'tts/provider-error', both in the catalogue.
+  'modules/speech/speech.service.ts': ['code'],
   // ParseError(code): the ParseErrorCode literals of its status table are checked.
   'modules/knowledge/ingest/parse-error.ts': ['code'],
   // A bulk item's refusal keeps the code of the AppError it names (raised and checked where it is thrown).

@@ -86,3 +86,17 @@ export type BotOrigin = z.infer<typeof BotOriginSchema>;
 /** The origins that loaded a bot in the last 30 days, most recent first (at most 100). */
 export const BotOriginListSchema = z.object({ items: z.array(BotOriginSchema) });
 export type BotOriginList = z.infer<typeof BotOriginListSchema>;
+
+/** A file of the organisation's storage (an image or a sound) for a bot's widget to show. */
+export const BotImageBodySchema = z.strictObject({
+  path: z
+    .string('The path is a string')
+    .trim()
+    .min(1, 'The path is required')
+    .max(1024, 'The path is too long'),
+});
+export type BotImageBody = z.input<typeof BotImageBodySchema>;
+
+/** The permanent address a bot's widget reads that file at (served while the bot is and the file exists). */
+export const BotImageSchema = z.object({ url: z.string() });
+export type BotImage = z.infer<typeof BotImageSchema>;

@@ -128,6 +128,7 @@ export const BOT_ERRORS = {
   'bot/invalid-config': 'The bot configuration is not valid.',
   'bot/text-too-long': 'The message is longer than 4000 characters.',
   'bot/unknown-integration': 'The chatbot integration does not exist in your organisation.',
+  'bot/not-an-image': 'Only an image or a sound can be shown in the widget.',
 } as const;
 
 /** Refusals of a bot's test suite routes beyond the general ones. */

@@ -58,8 +58,8 @@ const PREFIXES = [
   '/v1/bots',
   '/v1/test-runs',
 ];
-/** Bot routes with a matrix of their own (the dashboard's). */
-const ELSEWHERE = ['/v1/bots/:p/stats', '/v1/bots/:p/conversations'];
+/** Bot routes tested by principal elsewhere: the dashboard's matrix, and bot images (they need a stored file). */
+const ELSEWHERE = ['/v1/bots/:p/stats', '/v1/bots/:p/conversations', '/v1/bots/:p/images'];
 
 /** The principals, in the order of the columns of the expected statuses. */
 const PRINCIPALS = [

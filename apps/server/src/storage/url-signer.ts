@@ -40,3 +40,28 @@ export function createUrlSigner(secret: string, publicUrl: string) {
 }
 
 export type UrlSigner = ReturnType<typeof createUrlSigner>;
+
+/** Where a bot's widget reads an image (or sound) of its tenant's storage through a permanent signed link. */
+export const widgetImagePath = (botId: string) => `/v1/widget/${botId}/image`;
+
+/**
+ * Permanent links to files a bot shows publicly (avatar, launcher icons, the receive tone): HMAC-SHA256 over the
+ * bot and the path, no expiry. A link serves only while the bot is servable and the file exists.
+ */
+export function createWidgetImageSigner(secret: string, publicUrl: string) {
+  const mac = (botId: string, path: string) =>
+    createHmac('sha256', secret).update(`omnibot-widget-image:v1\n${botId}\n${path}`).digest('base64url');
+  return {
+    link(botId: string, path: string): string {
+      const query = new URLSearchParams({ path, signature: mac(botId, path) });
+      return `${publicUrl}${widgetImagePath(botId)}?${query.toString()}`;
+    },
+    verify(botId: string, path: string, signature: string): boolean {
+      const expected = Buffer.from(mac(botId, path));
+      const given = Buffer.from(signature);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
+}
+
+export type WidgetImageSigner = ReturnType<typeof createWidgetImageSigner>;

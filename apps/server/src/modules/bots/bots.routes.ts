@@ -1,5 +1,7 @@
 import {
   BotIdParamsSchema,
+  BotImageBodySchema,
+  BotImageSchema,
   BotListQuerySchema,
   BotListSchema,
   BotOriginListSchema,
@@ -20,10 +22,13 @@ import { loadAuthSecret } from '../../bootstrap';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
+import { badRequest } from '../../lib/errors';
 import { requirePrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { widgetServices } from '../speech/speech.service';
 import { listBotOrigins } from '../conversations/visitor.service';
+import { isWidgetImageType } from '../files/files.routes';
+import { getFile } from '../files/files.service';
 import { presentBot } from './bots.presenter';
 import {
   botEtag,
@@ -60,8 +65,8 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 /** Bots under /v1/bots (each tenant seeing only its own) and the widget's public configuration. */
 export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const { db } = deps;
-  const ctx: BotsDeps = { db, secrets: createBotSecrets(await loadAuthSecret(db, deps.env)) };
+  const { db, env } = deps;
+  const ctx: BotsDeps = { db, secrets: createBotSecrets(await loadAuthSecret(db, env)) };
   const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
 
   await app.register(async (scope) => {
@@ -192,6 +197,35 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       async (request) => ({
         items: await listBotOrigins(db, actorOf(request).principal, request.params.id),
       }),
+    );
+
+    r.post(
+      '/v1/bots/:id/images',
+      {
+        onRequest: [...signedIn],
+        schema: {
+          tags,
+          summary:
+            "A permanent link for the bot's widget to an image or sound of the organisation's storage (avatar, icons, tone)",
+          params: BotIdParamsSchema,
+          querystring: NoQuerySchema,
+          body: BotImageBodySchema,
+          response: { 200: BotImageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { principal } = actorOf(request);
+        const bot = await getBot(ctx, principal, request.params.id);
+        const file = await getFile(
+          { db, env, storage: app.files.storage },
+          principal.tenantId,
+          request.body.path,
+        );
+        if (!isWidgetImageType(file.contentType)) {
+          throw badRequest('Only an image or a sound can be shown in the widget.', 'bot/not-an-image');
+        }
+        return { url: app.files.widgetImages.link(bot.row.id, file.path) };
+      },
     );
 
     r.get(

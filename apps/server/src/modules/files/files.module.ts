@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { createStorage, type Storage } from '../../storage';
-import { createUrlSigner } from '../../storage/url-signer';
+import { createUrlSigner, createWidgetImageSigner, type WidgetImageSigner } from '../../storage/url-signer';
 import type { Auth } from '../auth/auth';
 import { createTusServer, filesUploadRoutes } from './files-upload.routes';
 import { filesRoutes } from './files.routes';
@@ -14,6 +14,8 @@ export interface FilesHandle {
   storage: Storage;
   /** Deletes expired unfinished uploads now (also runs every UPLOAD_SWEEP_MINUTES). */
   sweepExpiredUploads(): Promise<number>;
+  /** Permanent links to files a bot's widget shows (served at /v1/widget/:botId/image). */
+  widgetImages: WidgetImageSigner;
 }
 
 declare module 'fastify' {
@@ -44,8 +46,9 @@ export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db
     return swept;
   }
 
-  app.decorate('files', { storage, sweepExpiredUploads: sweep });
-  filesRoutes(app, { ...filesDeps, auth, signer: createUrlSigner(secret, env.PUBLIC_URL) });
+  const widgetImages = createWidgetImageSigner(secret, env.PUBLIC_URL);
+  app.decorate('files', { storage, sweepExpiredUploads: sweep, widgetImages });
+  filesRoutes(app, { ...filesDeps, auth, signer: createUrlSigner(secret, env.PUBLIC_URL), widgetImages });
   await filesUploadRoutes(app, { ...filesDeps, auth, tus });
 
   let timer: NodeJS.Timeout | undefined;

@@ -18,7 +18,13 @@ import { AppError } from '../../lib/errors';
 import { principalOf } from '../../plugins/principal';
 import { contentDisposition, type ByteRange } from '../../storage/driver';
 import { tenantObjectKey } from '../../storage/path';
-import { DOWNLOAD_PATH, type UrlSigner } from '../../storage/url-signer';
+import {
+  DOWNLOAD_PATH,
+  type UrlSigner,
+  type WidgetImageSigner,
+  widgetImagePath,
+} from '../../storage/url-signer';
+import { servableBot } from '../bots/bots.service';
 import type { Auth } from '../auth/auth';
 import { isTenantUsable } from '../tenancy/tenant-usable';
 import { requireFilesPrincipal } from './files.guard';
@@ -88,8 +94,20 @@ function securityHeaders(reply: FastifyReply, contentType: string, inline: boole
   reply.header('cross-origin-resource-policy', inline ? 'cross-origin' : 'same-origin');
 }
 
-export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth; signer: UrlSigner }) {
-  const { auth, db, storage, signer } = deps;
+/** The kinds of file a bot may show publicly through a permanent link. */
+export const isWidgetImageType = (contentType: string) =>
+  contentType.startsWith('image/') || contentType.startsWith('audio/');
+
+const WidgetImageQuerySchema = z.strictObject({
+  path: z.string().min(1).max(1024),
+  signature: z.string().min(1).max(128),
+});
+
+export function filesRoutes(
+  app: FastifyInstance,
+  deps: FilesDeps & { auth: Auth; signer: UrlSigner; widgetImages: WidgetImageSigner },
+) {
+  const { auth, db, storage, signer, widgetImages } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const preHandler = requireFilesPrincipal(auth, db);
   const tags = ['files'];
@@ -294,6 +312,46 @@ export function filesRoutes(app: FastifyInstance, deps: FilesDeps & { auth: Auth
         reply.header('content-length', file.size);
       }
       return reply.send(object.stream);
+    },
+  );
+
+  r.get(
+    widgetImagePath(':botId'),
+    {
+      schema: {
+        tags: ['widget'],
+        summary: "An image or sound a bot's widget shows, through a permanent signed link (no session)",
+        params: z.object({ botId: z.string() }),
+        querystring: WidgetImageQuerySchema,
+        response: { 200: z.unknown(), 304: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { botId } = request.params;
+      const { path, signature } = request.query;
+      if (!widgetImages.verify(botId, path, signature)) {
+        throw new AppError(403, 'storage/unauthorized', 'This image link is not valid.');
+      }
+      // Served only while the bot is: a disabled bot or organisation shows nothing.
+      const bot = await servableBot(db, botId);
+      if (!bot) throw new AppError(404, 'storage/object-not-found', 'This image is not available.');
+      const file = await getFile(deps, bot.tenantId, path);
+      if (!isWidgetImageType(file.contentType)) {
+        throw new AppError(404, 'storage/object-not-found', 'This image is not available.');
+      }
+      const inline = isInlineType(file.contentType);
+      const etag = `"${file.sha256}"`;
+      securityHeaders(reply, file.contentType, inline);
+      // Host pages on other sites show these (the launcher icon); an SVG in an img element runs nothing.
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+      reply.header('etag', etag).header('cache-control', 'public, max-age=300, must-revalidate');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      const object = await storage.driver.get(tenantObjectKey(file.tenantId, file.path));
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', file.size)
+        .header('content-disposition', contentDisposition(inline, file.name))
+        .send(object.stream);
     },
   );
 }

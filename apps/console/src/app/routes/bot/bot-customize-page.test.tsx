@@ -6,12 +6,15 @@ import { CHAT_MODEL, listOf, RAG } from '../../../test/rag-fixture';
 import { applyPatch, BOT_ID, botListOf, botSession, makeBot, sentBodies } from '../../../test/bot-fixture';
 import { defined } from '../../../test/defined';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
-import { fakeFile, stubFilesApi } from '../../../test/fake-files-api';
+import { stubFilesApi } from '../../../test/fake-files-api';
 import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { Component as CustomizePage } from './bot-customize-page';
 
 const PATH = `/v1/bots/${BOT_ID}`;
+
+/** Where the fake server's permanent image links point. */
+const IMAGE_BASE = `https://omnibot.example.com/v1/widget/${BOT_ID}/image`;
 
 function stubBots(initial: Bot[] = [makeBot()]) {
   let bots = initial;
@@ -32,6 +35,12 @@ function stubBots(initial: Bot[] = [makeBot()]) {
         const updated = applyPatch(defined(bots[0]), body as Parameters<typeof applyPatch>[1]);
         bots = [updated];
         return json(200, updated);
+      }
+      if (path === `${PATH}/images` && method === 'POST') {
+        const { path: file } = body as { path: string };
+        return json(200, {
+          url: `${IMAGE_BASE}?${new URLSearchParams({ path: file, signature: 'sig' }).toString()}`,
+        });
       }
       if (path === '/v1/rags') return listOf([RAG]);
       if (path === '/v1/prompts') return listOf([]);
@@ -205,10 +214,9 @@ describe('/bot/customize', { timeout: 30_000 }, () => {
     await user.click(await within(dialog).findByRole('radio', { name: 'brand/avatar.png' }));
     await user.click(within(dialog).getByRole('button', { name: 'Use this image' }));
     const avatar = screen.getByRole<HTMLInputElement>('textbox', { name: /^avatar/i });
-    // The picked image's link, made absolute for the widget on other sites.
-    await waitFor(() =>
-      expect(avatar.value).toBe(`${window.location.origin}${fakeFile('brand/avatar.png').url}`),
-    );
+    // A permanent link of the bot (a gallery download link expires), asked of the server for the picked path.
+    await waitFor(() => expect(avatar.value).toBe(`${IMAGE_BASE}?path=brand%2Favatar.png&signature=sig`));
+    expect(sentBodies(fetchMock, 'POST')).toContainEqual({ path: 'brand/avatar.png' });
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(sentBodies(fetchMock, 'PATCH')).toHaveLength(1));
     expect(sentBodies(fetchMock, 'PATCH')[0]).toMatchObject({

@@ -3,6 +3,7 @@ import {
   type Bot,
   BotListSchema,
   type BotListQuery,
+  BotImageSchema,
   BotOriginListSchema,
   BotSchema,
   type CreateBotBody,
@@ -40,6 +41,8 @@ export const botsApi = {
   duplicate: (id: string, body: DuplicateBotBody) =>
     api.post(`${of(id)}/duplicate`, body, { schema: BotSchema }),
   remove: (id: string) => api.delete<undefined>(of(id)),
+  /** A permanent link the widget may show for an image or sound of the organisation's storage. */
+  image: (id: string, path: string) => api.post(`${of(id)}/images`, { path }, { schema: BotImageSchema }),
   origins: (id: string, signal?: AbortSignal) =>
     api.get(`${of(id)}/origins`, { schema: BotOriginListSchema, signal }),
   rags: (signal?: AbortSignal) => api.get('/v1/rags', { query: ALL, schema: RagListSchema, signal }),

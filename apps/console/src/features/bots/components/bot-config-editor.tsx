@@ -32,7 +32,7 @@ import {
   type WidgetConfig,
 } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useContext, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { FormActions } from '../../../components/forms/form-actions';
 import { notifications } from '@mantine/notifications';
@@ -107,6 +107,9 @@ function Flag({
   );
 }
 
+/** The bot being edited, for the fields that make links of it (images picked from the gallery). */
+const EditedBot = createContext('');
+
 function Image({
   form,
   path,
@@ -119,8 +122,10 @@ function Image({
   description?: string;
 }) {
   const props = form.getInputProps(path);
+  const botId = useContext(EditedBot);
   return (
     <ImageUrlField
+      botId={botId}
       label={label}
       description={description}
       value={String(props.value ?? '')}
@@ -728,26 +733,28 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, sm: 7 }}>
         <form onSubmit={form.onSubmit((data) => void save(data), onInvalid)} noValidate>
-          <Stack gap="md">
-            <Accordion multiple value={openSections} onChange={setOpen} variant="separated" radius="md">
-              {SECTIONS.map((section) => (
-                <Accordion.Item key={section.value} value={section.value}>
-                  <Accordion.Control>
-                    <Group gap="xs">
-                      <Text fw={500}>{section.label}</Text>
-                      {invalidSections.includes(section.value) && (
-                        <Badge color="red" variant="light" size="sm">
-                          Check
-                        </Badge>
-                      )}
-                    </Group>
-                  </Accordion.Control>
-                  <Accordion.Panel>{body[section.value]}</Accordion.Panel>
-                </Accordion.Item>
-              ))}
-            </Accordion>
-            <FormActions submitLabel="Save" isSaving={isSaving} />
-          </Stack>
+          <EditedBot.Provider value={bot.id}>
+            <Stack gap="md">
+              <Accordion multiple value={openSections} onChange={setOpen} variant="separated" radius="md">
+                {SECTIONS.map((section) => (
+                  <Accordion.Item key={section.value} value={section.value}>
+                    <Accordion.Control>
+                      <Group gap="xs">
+                        <Text fw={500}>{section.label}</Text>
+                        {invalidSections.includes(section.value) && (
+                          <Badge color="red" variant="light" size="sm">
+                            Check
+                          </Badge>
+                        )}
+                      </Group>
+                    </Accordion.Control>
+                    <Accordion.Panel>{body[section.value]}</Accordion.Panel>
+                  </Accordion.Item>
+                ))}
+              </Accordion>
+              <FormActions submitLabel="Save" isSaving={isSaving} />
+            </Stack>
+          </EditedBot.Provider>
         </form>
       </Grid.Col>
       <Grid.Col span={{ base: 12, sm: 5 }}>

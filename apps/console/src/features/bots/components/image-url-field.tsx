@@ -1,10 +1,15 @@
 import { Avatar, Button, Group, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useMutation } from '@tanstack/react-query';
 import { IconPhoto } from '@tabler/icons-react';
 import type { ChangeEvent, ReactNode } from 'react';
 import { ImagePicker } from '../../../components/image-picker/image-picker';
+import { notifyError } from '../../../components/ui/notify';
+import { botsApi } from '../api/bots-api';
 
 interface ImageUrlFieldProps {
+  /** The bot the image is for: a picked file becomes a permanent link of this bot's widget. */
+  botId: string;
   label: string;
   description?: ReactNode;
   value: string;
@@ -13,9 +18,25 @@ interface ImageUrlFieldProps {
   onBlur?: () => void;
 }
 
-/** An image address: typed in, or picked (or uploaded) from the organisation's gallery. */
-export function ImageUrlField({ label, description, value, onChange, error, onBlur }: ImageUrlFieldProps) {
+/**
+ * An image address: typed in, or picked (or uploaded) from the organisation's gallery. A picked file is stored as
+ * a permanent link of the bot (a gallery download link expires), which visitors' browsers may load.
+ */
+export function ImageUrlField({
+  botId,
+  label,
+  description,
+  value,
+  onChange,
+  error,
+  onBlur,
+}: ImageUrlFieldProps) {
   const [opened, { open, close }] = useDisclosure(false);
+  const link = useMutation({
+    mutationFn: (path: string) => botsApi.image(botId, path),
+    onSuccess: ({ url }) => onChange(url),
+    onError: (failure) => notifyError(failure, 'The image could not be used'),
+  });
   return (
     <>
       <Group gap="sm" align="flex-start" wrap="nowrap">
@@ -49,7 +70,7 @@ export function ImageUrlField({ label, description, value, onChange, error, onBl
         opened={opened}
         onClose={close}
         title={`Choose: ${label}`}
-        onPick={(image) => onChange(new URL(image.url, window.location.origin).href)}
+        onPick={(image) => link.mutate(image.path)}
       />
     </>
   );
