@@ -2,11 +2,9 @@ import {
   Alert,
   Anchor,
   Button,
-  Code,
   Group,
   NumberInput,
   Paper,
-  PasswordInput,
   SegmentedControl,
   Select,
   Stack,
@@ -15,9 +13,10 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Integration, IntegrationEngine } from '@omnibot/contracts';
-import { IconArrowBackUp, IconInfoCircle, IconKey, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { IconInfoCircle, IconPlugConnected } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { StoredKeyField } from '../../../components/forms/stored-key-field';
 import { FormActions } from '../../../components/forms/form-actions';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { ApiError } from '../../../lib/api-client';
@@ -107,63 +106,16 @@ function KeyField({ form, integration }: { form: IntegrationFormApi; integration
     form.setFieldValue('api_key', '');
     form.clearFieldError('api_key');
   };
-  const input = (
-    <PasswordInput
-      label={integration ? 'New API key' : 'API key'}
-      description={
-        integration
-          ? 'It replaces the stored key when you save.'
-          : 'Leave empty for an endpoint that needs none. It is stored encrypted and never shown again.'
-      }
-      autoComplete="new-password"
-      data-1p-ignore
-      {...form.getInputProps('api_key')}
-    />
-  );
-  if (!integration) return input;
   const stored = keyMaskOf(integration);
   return (
-    <Stack gap={6}>
-      <Text size="sm" fw={500} component="div">
-        API key
-      </Text>
-      <Group gap="sm" wrap="wrap">
-        <Code aria-label="Stored API key">{action === 'remove' ? 'Removed on save' : stored}</Code>
-        {action === 'keep' ? (
-          <>
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconKey size={14} />}
-              onClick={() => setAction('replace')}
-            >
-              Replace key
-            </Button>
-            {stored !== 'No key stored' && (
-              <Button
-                size="xs"
-                variant="subtle"
-                color="red"
-                leftSection={<IconTrash size={14} />}
-                onClick={() => setAction('remove')}
-              >
-                Remove key
-              </Button>
-            )}
-          </>
-        ) : (
-          <Button
-            size="xs"
-            variant="subtle"
-            leftSection={<IconArrowBackUp size={14} />}
-            onClick={() => setAction('keep')}
-          >
-            Keep the stored key
-          </Button>
-        )}
-      </Group>
-      {action === 'replace' && input}
-    </Stack>
+    <StoredKeyField
+      stored={integration !== undefined}
+      mask={stored}
+      removable={stored !== 'No key stored'}
+      action={action}
+      onAction={setAction}
+      inputProps={form.getInputProps('api_key')}
+    />
   );
 }
 

@@ -1,10 +1,8 @@
 import {
   Button,
-  Code,
   Group,
   MultiSelect,
   NumberInput,
-  PasswordInput,
   Radio,
   SegmentedControl,
   Slider,
@@ -14,7 +12,7 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
 import { type Model, MODEL_KIND_LABELS, MODEL_KINDS, ModelKindSchema } from '@omnibot/contracts';
-import { IconArrowBackUp, IconKey, IconTrash } from '@tabler/icons-react';
+import { StoredKeyField } from '../../../components/forms/stored-key-field';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { useSaveModel } from '../api/models-api';
 import {
@@ -90,68 +88,16 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
     form.clearFieldError('api_key');
   };
 
-  const keyInput = (
-    <PasswordInput
-      label={isNew ? 'API key' : 'New API key'}
-      description={
-        isNew
-          ? 'Leave empty for an endpoint that needs none. It is stored encrypted and never shown again.'
-          : 'It replaces the stored key when you save.'
-      }
-      autoComplete="new-password"
-      data-1p-ignore
-      {...form.getInputProps('api_key')}
+  const keySection = (
+    <StoredKeyField
+      stored={!isNew}
+      mask={isNew ? '' : keyMaskOf(model)}
+      removable={!isNew && model.api_key.set}
+      action={values.key_action}
+      onAction={setKeyAction}
+      inputProps={form.getInputProps('api_key')}
     />
   );
-
-  let keySection = keyInput;
-  if (!isNew) {
-    keySection = (
-      <Stack gap={6}>
-        <Text size="sm" fw={500} component="div">
-          API key
-        </Text>
-        <Group gap="sm" wrap="wrap">
-          <Code aria-label="Stored API key">
-            {values.key_action === 'remove' ? 'Removed on save' : keyMaskOf(model)}
-          </Code>
-          {values.key_action === 'keep' ? (
-            <>
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconKey size={14} />}
-                onClick={() => setKeyAction('replace')}
-              >
-                Replace key
-              </Button>
-              {model.api_key.set && (
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => setKeyAction('remove')}
-                >
-                  Remove key
-                </Button>
-              )}
-            </>
-          ) : (
-            <Button
-              size="xs"
-              variant="subtle"
-              leftSection={<IconArrowBackUp size={14} />}
-              onClick={() => setKeyAction('keep')}
-            >
-              Keep the stored key
-            </Button>
-          )}
-        </Group>
-        {values.key_action === 'replace' && keyInput}
-      </Stack>
-    );
-  }
 
   return (
     <form
