@@ -28,12 +28,18 @@ test.beforeEach(async ({ page, baseURL }) => {
 });
 test.afterEach(async () => host.close());
 
-/** The canary every payload tries to set; undefined in every frame of the page when nothing ran. */
+/**
+ * The canaries that payloads set, in every frame of the page: empty when nothing ran. A frame that goes away while
+ * it is read (the console's preview reloading) has nothing to report.
+ */
 async function canaries(page: Page) {
   const frames: Frame[] = page.frames();
-  return Promise.all(
-    frames.map((frame) => frame.evaluate(() => (window as { __xss?: unknown }).__xss ?? null)),
+  const values = await Promise.all(
+    frames.map((frame) =>
+      frame.evaluate(() => (window as { __xss?: unknown }).__xss ?? null).catch(() => null),
+    ),
   );
+  return values.filter((value) => value !== null);
 }
 
 test('the XSS corpus executes nothing as visitor text, bot answers or configuration texts', async ({
@@ -89,13 +95,13 @@ test('the XSS corpus executes nothing as visitor text, bot answers or configurat
   await expect
     .poll(async () => chat.locator('.ob-message.ob-bot').count(), { timeout: 60_000 })
     .toBeGreaterThan(XSS_PAYLOADS.length * 2 - 1);
-  expect(await canaries(page)).toEqual(page.frames().map(() => null));
+  expect(await canaries(page)).toEqual([]);
 
   // The console shows the same texts: the bot list, the customize form and the conversation log.
   for (const path of ['/bot/manage', `/bot/customize?bot_id=${botId}`, `/bot/dashboard?bot_id=${botId}`]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(await canaries(page)).toEqual(page.frames().map(() => null));
+    expect(await canaries(page)).toEqual([]);
   }
   await api(page, base, 'GET', `/v1/bots/${botId}`);
 });
