@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -54,6 +53,7 @@ import { registerMetrics } from './plugins/metrics';
 import { registerNoStore } from './plugins/no-store';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerPrincipal } from './plugins/principal';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSafeUrl } from './plugins/safe-url';
 import { registerWidgetFiles } from './plugins/widget-files';
 
@@ -165,7 +165,7 @@ export async function buildApp({
   registerJsonBody(app);
   registerOriginCheck(app, env);
   registerNoStore(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
