@@ -44,19 +44,22 @@ const stopSets = new Map<string, Set<string>>(
   ]),
 );
 
+const LANGUAGE_BY_NAME: Record<string, string> = {
+  english: 'en',
+  german: 'de',
+  french: 'fr',
+  spanish: 'es',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+};
+
 /** The two-letter language the helpers use: "de-CH" and "German" both give "de"; unknown ones keep their code. */
 export function baseLanguage(language: string | undefined): string {
+  // Already a two-letter code, as the helpers pass it on to each other.
+  if (language && language.length === 2 && /^[a-z]{2}$/.test(language)) return language;
   const value = (language ?? 'en').trim().toLowerCase();
-  const byName: Record<string, string> = {
-    english: 'en',
-    german: 'de',
-    french: 'fr',
-    spanish: 'es',
-    italian: 'it',
-    portuguese: 'pt',
-    dutch: 'nl',
-  };
-  return byName[value] ?? (value.split(/[-_]/)[0] || 'en');
+  return LANGUAGE_BY_NAME[value] ?? (value.split(/[-_]/)[0] || 'en');
 }
 
 /** Whether every character is ASCII: such text has no marks and NFKD leaves it as it is. */
@@ -158,19 +161,38 @@ export function guessLanguage(text: string): string | null {
   return bestCount > 0 && !tied ? best : null;
 }
 
+/** What a word stands for among the content terms: its stem, or null for a stop word or a lone letter. */
+function termOf(word: string, language: string, stops: Set<string> | undefined): string | null {
+  if (stops?.has(word)) return null;
+  if (word.length === 1 && !/\p{N}/u.test(word)) return null;
+  return stem(word, language);
+}
+
+/** Words seen per language and the term each stands for; cleared when full, so it never grows past its bound. */
+const MAX_KNOWN_WORDS = 50_000;
+const knownWords = new Map<string, Map<string, string | null>>();
+
 /** The content terms of a text: lower-cased words of Unicode letters and digits, stop words dropped, stemmed. */
 export function terms(text: string, language: string): string[] {
   const lang = baseLanguage(language);
   const stops = stopSets.get(lang);
+  let known = knownWords.get(lang);
+  if (!known || known.size >= MAX_KNOWN_WORDS) {
+    known = new Map();
+    knownWords.set(lang, known);
+  }
   const out: string[] = [];
   const folded = fold(text);
   // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
   const word = isAscii(folded) ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu;
   for (let match = word.exec(folded); match; match = word.exec(folded)) {
     const found = match[0];
-    if (stops?.has(found)) continue;
-    if (found.length === 1 && !/\p{N}/u.test(found)) continue;
-    out.push(stem(found, lang));
+    let term = known.get(found);
+    if (term === undefined) {
+      term = termOf(found, lang, stops);
+      known.set(found, term);
+    }
+    if (term !== null) out.push(term);
   }
   return out;
 }
