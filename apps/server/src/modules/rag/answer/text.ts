@@ -235,17 +235,17 @@ function segmenterFor(language: string): Intl.Segmenter {
 }
 
 /**
- * Splits text into sentences: every line is split on its own (a line break always ends a sentence), then the
- * segmenter's pieces are joined again after an abbreviation, an initial, or before a piece that starts in lower case.
+ * Splits text into sentences: a line break always ends a sentence, and the segmenter's pieces are joined again
+ * after an abbreviation, an initial, or before a piece that starts in lower case. The whole text goes through the
+ * segmenter at once: it always breaks after a line break, and a piece holding one closes its line.
  */
 export function splitSentences(text: string, language = 'en'): string[] {
   const lang = baseLanguage(language);
-  const segmenter = segmenterFor(lang);
   const sentences: string[] = [];
-  for (const line of text.split(/\n+/)) {
-    const pieces = Array.from(segmenter.segment(line), (s) => s.segment.trim()).filter(Boolean);
-    let current = '';
-    for (const piece of pieces) {
+  let current = '';
+  for (const { segment } of segmenterFor(lang).segment(text)) {
+    const piece = segment.trim();
+    if (piece) {
       if (current && (endsWithAbbreviation(current, lang) || /^[\p{Ll},;:)]/u.test(piece))) {
         current = `${current} ${piece}`;
       } else {
@@ -253,7 +253,11 @@ export function splitSentences(text: string, language = 'en'): string[] {
         current = piece;
       }
     }
-    if (current) sentences.push(current);
+    if (current && segment.includes('\n')) {
+      sentences.push(current);
+      current = '';
+    }
   }
+  if (current) sentences.push(current);
   return sentences;
 }
