@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    globalSetup: ['src/test/database-template.ts'],
     projects: databases.map((name) => ({
       extends: true,
       test: { name, include: ['src/**/*.test.ts'], env: { OMNIBOT_TEST_DB: name } },

@@ -33,15 +33,20 @@ export interface Database {
   executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
   /** Connection string of the PostgreSQL database; null on PGlite. */
   url: string | null;
+  /** PGlite only: the data directory as a tar archive, to open copies of this database from. */
+  dump?: () => Promise<Blob>;
   close: () => Promise<void>;
   readonly closed: boolean;
 }
 
-export type DatabaseTarget = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+/** A PGlite `snapshot` is a data directory PGlite dumped (`dumpDataDir`), for an in-memory database to start from. */
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir: string | null; snapshot?: Blob } | { kind: 'postgres'; url: string };
 
 /** Opens PGlite (embedded, with pgvector) or PostgreSQL, then applies the committed migrations. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const opened = target.kind === 'pglite' ? await openPglite(target.dataDir) : openPostgres(target.url);
+  const opened =
+    target.kind === 'pglite' ? await openPglite(target.dataDir, target.snapshot) : openPostgres(target.url);
   try {
     opened.vectorEnabled = await enableVector(opened.db);
     if (opened.driver === 'pglite')
@@ -54,10 +59,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return opened;
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
   const client = new PGlite({
     ...(dataDir ? { dataDir: path.resolve(dataDir) } : {}),
+    ...(snapshot ? { loadDataDir: snapshot } : {}),
     extensions: { vector },
   });
   await client.waitReady;
@@ -76,6 +82,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       return (await client.exec(text)).at(-1) ?? { rows: [] };
     },
     url: null,
+    dump: () => client.dumpDataDir('none'),
     async close() {
       if (closed) return;
       closed = true;

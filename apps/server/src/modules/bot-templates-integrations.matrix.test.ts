@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../db/client';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../test/app';
+import {
+  expectedStatus,
+  expectNothingWrong,
+  expectOneColumnPerPrincipal,
+  expectRowForEveryRoute,
+  idsOfOtherTenants,
+  itemIds,
+  obj,
+  type ServedRoute,
+  servedRoutes,
+  underPrefixes,
+  walkMatrix,
+  withWrongSecret,
+} from '../test/authorisation-matrix';
+import { defined } from '../test/defined';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
-import { makeSignedInUser, makeTenant, platformTenantId, routeTable } from './accounts/accounts.fixtures';
+import { makeSignedInUser, makeTenant, platformTenantId } from './accounts/accounts.fixtures';
 import { basicCredential } from './files/files.test-support';
 
 /*
@@ -47,7 +60,6 @@ interface Resources {
   integration: string;
 }
 type FreshKind = 'template' | 'integration';
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface RouteRow {
   request: (x: Resources, n: number) => { url: string; payload?: unknown };
@@ -62,10 +74,6 @@ interface RouteRow {
   /** An allowed call that must change nothing. */
   pure?: boolean;
 }
-
-const obj = (body: unknown) => body as Record<string, unknown>;
-const itemIds = (body: unknown) =>
-  ((obj(body).items as Array<{ id: string }> | undefined) ?? []).map((item) => item.id);
 
 let server: OpenAICompatibleServer;
 const openaiSettings = () => ({
@@ -179,6 +187,7 @@ describe('bot template and integration authorisation matrix and tenant isolation
   const makers = {} as Record<TenantKey, Caller>;
   const resources = {} as Record<TenantKey, Resources>;
   const tenantIds: Record<TenantKey, string> = { A: 'mx-a', B: 'mx-b', N: 'mx-n' };
+  let served: ServedRoute[] = [];
   let n = 0;
 
   const fingerprint = () => tablesFingerprint(t, FINGERPRINTED);
@@ -242,7 +251,6 @@ describe('bot template and integration authorisation matrix and tenant isolation
     const cookie = async (tenant: string, email: string, role: string) =>
       (await makeSignedInUser(t, tenant, email, role)).cookie;
     const credential = await basicCredential(t, tenantIds.A);
-    const [key] = Buffer.from(credential.slice('Basic '.length), 'base64').toString().split(':');
     Object.assign(callers, {
       administrator: { cookie: await cookie(tenantIds.A, 'admin@a.mx.test', 'administrator') },
       user: { cookie: await cookie(tenantIds.A, 'user@a.mx.test', 'user') },
@@ -250,14 +258,13 @@ describe('bot template and integration authorisation matrix and tenant isolation
       'API credential': { authorization: credential },
       'user without omnirag': { cookie: await cookie(tenantIds.N, 'user@n.mx.test', 'user') },
       anonymous: {},
-      'wrong API credential': {
-        authorization: `Basic ${Buffer.from(`${key ?? ''}:wrong-secret-0123456789`).toString('base64')}`,
-      },
+      'wrong API credential': { authorization: withWrongSecret(credential) },
     } satisfies Record<PrincipalName, Caller>);
     makers.A = callers.administrator;
     makers.N = callers['user without omnirag'];
     makers.B = { cookie: await cookie(tenantIds.B, 'user@b.mx.test', 'user') };
     for (const key of ['A', 'B', 'N'] as const) resources[key] = await seed(key);
+    served = servedRoutes(t, underPrefixes(PREFIXES));
   });
   afterAll(async () => {
     await server.close();
@@ -265,83 +272,67 @@ describe('bot template and integration authorisation matrix and tenant isolation
   });
 
   it('has a row for every route under the prefixes, and a route for every row', () => {
-    const served = routeTable(t)
-      .filter(({ url }) => PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`)))
-      .map(({ method, url }) => `${method} ${url}`)
-      .sort();
-    expect(served).toEqual(Object.keys(ROUTES).sort());
+    expectRowForEveryRoute(served, ROUTES);
+    expectOneColumnPerPrincipal(
+      Object.values(ROUTES).flatMap((row) => [row.own, row.foreign]),
+      PRINCIPALS,
+    );
   });
 
   it('answers each principal as the matrix says, and another tenant’s ids exactly like unknown ones', async () => {
-    const failures: string[] = [];
-    for (const [key, row] of Object.entries(ROUTES)) {
-      const method = key.split(' ')[0] as Method;
-      const own = row.own.split(/\s+/);
-      const foreign = row.foreign?.split(/\s+/);
-      for (const [column, principal] of PRINCIPALS.entries()) {
-        const caller = callers[principal];
-        const tenant = OWN_TENANT[principal];
-        n += 1;
-        const x = await fresh(row.fresh, tenant, resources[tenant]);
-        const before = await fingerprint();
-        const { url, payload } = row.request(x, n);
-        const response = await injectAs(t, method, url, caller, payload);
-        const expected = Number(own[column]);
-        if (response.statusCode !== expected) {
-          failures.push(
-            `${key} as ${principal} (own): ${response.statusCode} ${response.body.slice(0, 160)}`,
-          );
-        }
-        const changedNothing = (await fingerprint()) === before;
-        if ((response.statusCode >= 400 || method === 'GET' || row.pure) && !changedNothing) {
-          failures.push(`${key} as ${principal} (own): changed the database`);
-        }
-        if (response.statusCode === 200 && row.shows && !row.shows(response.json(), x)) {
-          failures.push(`${key} as ${principal} (own): does not show the caller's own resources`);
-        }
-        if (!foreign) continue;
-        n += 1;
-        const other = await fresh(row.fresh, 'B', resources.B);
-        const unknown: Resources = { bot: randomUUID(), template: randomUUID(), integration: randomUUID() };
-        const beforeForeign = await fingerprint();
-        const foreignCall = row.request(other, n);
-        const foreignResponse = await injectAs(t, method, foreignCall.url, caller, foreignCall.payload);
-        const unknownCall = row.request(unknown, n);
-        const unknownResponse = await injectAs(t, method, unknownCall.url, caller, unknownCall.payload);
-        if (foreignResponse.statusCode !== Number(foreign[column])) {
-          failures.push(
-            `${key} as ${principal} (foreign): ${foreignResponse.statusCode} ${foreignResponse.body.slice(0, 160)}`,
-          );
-        }
-        if (
-          foreignResponse.statusCode !== unknownResponse.statusCode ||
-          foreignResponse.body !== unknownResponse.body
-        ) {
-          failures.push(`${key} as ${principal}: another tenant's ids answered unlike unknown ones`);
-        }
-        if ((await fingerprint()) !== beforeForeign) {
-          failures.push(`${key} as ${principal} (foreign): changed the database`);
-        }
+    const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
+      const { key, method } = route;
+      const row = defined(ROUTES[key]);
+      const caller = callers[principal];
+      const tenant = OWN_TENANT[principal];
+      n += 1;
+      const x = await fresh(row.fresh, tenant, resources[tenant]);
+      const before = await fingerprint();
+      const { url, payload } = row.request(x, n);
+      const response = await injectAs(t, method, url, caller, payload);
+      const expected = expectedStatus(row.own, column);
+      if (response.statusCode !== expected) {
+        wrong.push(`${key} as ${principal} (own): ${response.statusCode} ${response.body.slice(0, 160)}`);
       }
-    }
-    expect(failures).toEqual([]);
+      const changedNothing = (await fingerprint()) === before;
+      if ((response.statusCode >= 400 || method === 'GET' || row.pure) && !changedNothing) {
+        wrong.push(`${key} as ${principal} (own): changed the database`);
+      }
+      if (response.statusCode === 200 && row.shows && !row.shows(response.json(), x)) {
+        wrong.push(`${key} as ${principal} (own): does not show the caller's own resources`);
+      }
+      if (!row.foreign) return 1;
+      n += 1;
+      const other = await fresh(row.fresh, 'B', resources.B);
+      const unknown: Resources = { bot: randomUUID(), template: randomUUID(), integration: randomUUID() };
+      const beforeForeign = await fingerprint();
+      const foreignCall = row.request(other, n);
+      const foreignResponse = await injectAs(t, method, foreignCall.url, caller, foreignCall.payload);
+      const unknownCall = row.request(unknown, n);
+      const unknownResponse = await injectAs(t, method, unknownCall.url, caller, unknownCall.payload);
+      if (foreignResponse.statusCode !== expectedStatus(row.foreign, column)) {
+        wrong.push(
+          `${key} as ${principal} (foreign): ${foreignResponse.statusCode} ${foreignResponse.body.slice(0, 160)}`,
+        );
+      }
+      if (
+        foreignResponse.statusCode !== unknownResponse.statusCode ||
+        foreignResponse.body !== unknownResponse.body
+      ) {
+        wrong.push(`${key} as ${principal}: another tenant's ids answered unlike unknown ones`);
+      }
+      if ((await fingerprint()) !== beforeForeign) {
+        wrong.push(`${key} as ${principal} (foreign): changed the database`);
+      }
+      return 3;
+    });
+    expectNothingWrong('bot template and integration', walk, served.length, PRINCIPALS.length);
+    expect(walk.attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
   }, 120_000);
 
   it('never shows a caller an id of another tenant’s row', async () => {
     for (const principal of ['administrator', 'user without omnirag'] as const) {
-      const mine = tenantIds[OWN_TENANT[principal]];
-      const others = new Set(
-        rowsOf<{ id: string }>(
-          await t.database.db.execute(
-            sql.join(
-              TENANT_TABLES.map(
-                (table) => sql`select id::text as id from ${sql.raw(table)} where tenant_id <> ${mine}`,
-              ),
-              sql` union all `,
-            ),
-          ),
-        ).map((row) => row.id),
-      );
+      const others = await idsOfOtherTenants(t, TENANT_TABLES, tenantIds[OWN_TENANT[principal]]);
       for (const url of ['/v1/bot-templates', '/v1/integrations']) {
         const body = (await injectAs(t, 'GET', url, callers[principal])).body;
         for (const id of others) expect(body, `${url} as ${principal}`).not.toContain(id);

@@ -13,9 +13,26 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from '../test/app';
+import {
+  expectedStatus,
+  expectNothingWrong,
+  expectOneColumnPerPrincipal,
+  expectRowForEveryRoute,
+  idsOfOtherTenants,
+  isKnownRefusal,
+  itemIds,
+  type Method,
+  obj,
+  type ServedRoute,
+  servedRoutes,
+  stringsIn,
+  underPrefixes,
+  walkMatrix,
+  withWrongSecret,
+} from '../test/authorisation-matrix';
 import { defined } from '../test/defined';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
-import { makeSignedInUser, makeTenant, platformTenantId, routeTable } from './accounts/accounts.fixtures';
+import { makeSignedInUser, makeTenant, platformTenantId } from './accounts/accounts.fixtures';
 import { basicCredential } from './files/files.test-support';
 import { runIngestion } from './knowledge/ingestion';
 
@@ -115,7 +132,6 @@ interface Resources {
 
 type FreshKind = 'knowledge' | 'source' | 'prompt' | 'model' | 'index' | 'rag' | 'bot' | 'botCase';
 type Target = 'own' | 'unknown' | 'foreign' | 'own parent, unknown child' | 'own parent, foreign child';
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface RouteRow {
   request: (x: Resources, n: number) => { url: string; payload?: unknown };
@@ -144,9 +160,6 @@ interface RouteRow {
   pure?: boolean;
 }
 
-const obj = (body: unknown) => body as Record<string, unknown>;
-const itemIds = (body: unknown) =>
-  ((obj(body).items as Array<{ id: string }> | undefined) ?? []).map((i) => i.id);
 const lists = (body: unknown, ...ids: string[]) => ids.every((id) => itemIds(body).includes(id));
 
 const chatModel = (n: number, baseUrl: string, tenantIds: string[]) => ({
@@ -643,9 +656,6 @@ const FINGERPRINTED = [
   'audit_log',
 ];
 
-/** The code of each refusal status. */
-const CODE_OF: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
-
 /** The events of a Server-Sent Events body, in order. */
 const eventsOf = (body: string) =>
   body
@@ -668,21 +678,12 @@ const parse = (body: string): unknown =>
       ? eventsOf(body).find((event) => event.event === 'sources')?.data
       : JSON.parse(body);
 
-/** Every string anywhere in a JSON value. */
-function stringsIn(value: unknown, into: string[] = []): string[] {
-  if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
-  else if (typeof value === 'object' && value !== null)
-    for (const item of Object.values(value)) stringsIn(item, into);
-  return into;
-}
-
 /** The two walks make several hundred calls, each with a fingerprint: more than the default 30 s on a busy machine. */
 const WALK_TIMEOUT_MS = 240_000;
 
 describe('Omni RAG authorisation matrix and tenant isolation', () => {
   let t: TestApp;
-  let served: Array<{ method: Method; url: string; key: string }> = [];
+  let served: ServedRoute[] = [];
   const tenantIds = {} as Record<TenantKey | 'P' | 'N', string>;
   const resources = {} as Record<TenantKey, Resources>;
   const callers = {} as Record<PrincipalName, Caller>;
@@ -879,14 +880,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
 
   /** Ids of rows of other tenants, except the model offered to `key`: none of them may reach `key`'s callers. */
   async function idsKeptFrom(key: TenantKey): Promise<Set<string>> {
-    const union = sql.join(
-      TENANT_TABLES.map(
-        (table) => sql`select id::text as id from ${sql.raw(table)} where tenant_id <> ${tenantIds[key]}`,
-      ),
-      sql` union all `,
-    );
-    const rows = rowsOf<{ id: string }>(await t.database.db.execute(union));
-    const ids = new Set(rows.map((row) => row.id));
+    const ids = await idsOfOtherTenants(t, TENANT_TABLES, tenantIds[key]);
     ids.delete(resources[key].model);
     return ids;
   }
@@ -912,8 +906,6 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
       cookie: (await makeSignedInUser(t, tenant, email, role)).cookie,
     });
     const aCredential = await basicCredential(t, tenantIds.A);
-    const aKey =
-      Buffer.from(aCredential.slice('Basic '.length), 'base64').toString('utf8').split(':')[0] ?? '';
     callers['omnirag administrator'] = await cookie(tenantIds.A, 'admin@a.matrix.test', 'administrator');
     callers['omnirag user'] = await cookie(tenantIds.A, 'user@a.matrix.test', 'user');
     callers['omnirag agent'] = await cookie(tenantIds.A, 'agent@a.matrix.test', 'agent');
@@ -925,9 +917,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     );
     callers['platform master'] = { cookie: await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD) };
     callers.anonymous = {};
-    callers['wrong API credential'] = {
-      authorization: `Basic ${Buffer.from(`${aKey}:not-the-secret-0123456789`).toString('base64')}`,
-    };
+    callers['wrong API credential'] = { authorization: withWrongSecret(aCredential) };
     bAdmin = await cookie(tenantIds.B, 'admin@b.matrix.test', 'administrator');
     const partnerMaster = await cookie(tenantIds.P, 'boss@p.matrix.test', 'master');
     const master = callers['platform master'];
@@ -953,17 +943,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
     resources.platform.model = platformModel.id;
     resources.B.model = partnerModel.id;
 
-    served = routeTable(t)
-      .filter(
-        (route) =>
-          PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`)) &&
-          !ELSEWHERE.includes(route.url),
-      )
-      .map((route) => ({
-        method: route.method as Method,
-        url: route.url,
-        key: `${route.method} ${route.url}`,
-      }));
+    served = servedRoutes(t, underPrefixes(PREFIXES, ELSEWHERE));
   });
   afterAll(async () => {
     await modelServer.close();
@@ -971,14 +951,11 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   });
 
   it('has an expectation row for every Omni RAG route of the server, and no row without a route', () => {
-    const keys = served.map((route) => route.key).sort();
-    expect(keys.filter((key) => !(key in ROUTES))).toEqual([]);
-    expect(Object.keys(ROUTES).sort()).toEqual(keys);
-    for (const row of Object.values(ROUTES)) {
-      for (const statuses of [row.own, row.foreign ?? row.own]) {
-        expect(statuses.split(' ')).toHaveLength(PRINCIPALS.length);
-      }
-    }
+    expectRowForEveryRoute(served, ROUTES);
+    expectOneColumnPerPrincipal(
+      Object.values(ROUTES).flatMap((row) => [row.own, row.foreign, row.mixedStatuses]),
+      PRINCIPALS,
+    );
   });
 
   it(
@@ -1147,7 +1124,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   it('refuses to delete an index a RAG uses with 409 for every allowed caller, and changes nothing', async () => {
     const before = await fingerprint();
     for (const principal of PRINCIPALS) {
-      const expected = Number(TENANT_READ.split(' ')[PRINCIPALS.indexOf(principal)]);
+      const expected = expectedStatus(TENANT_READ, PRINCIPALS.indexOf(principal));
       const response = await call(
         'DELETE',
         `/v1/indexes/${resources[TARGETS[principal].own].index}`,
@@ -1166,8 +1143,6 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   it(
     'answers every principal as written, foreign ids like unknown ones, and changes nothing it refuses',
     async () => {
-      const wrong: string[] = [];
-      let attempts = 0;
       let before = await fingerprint();
       // Answers are compared with the ids of the call masked (a message may name the id it did not find).
       const mask = (body: string, x: Resources) =>
@@ -1175,68 +1150,59 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
           .filter((id): id is string => typeof id === 'string' && id.length > 0)
           .reduce((text, id) => text.replaceAll(id, '<id>'), body);
 
-      for (const [column, principal] of PRINCIPALS.entries()) {
+      const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
         const caller = callers[principal];
-        for (const route of served) {
-          const row = defined(ROUTES[route.key]);
-          // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
-          const targets: Array<[Target, string]> = [['own', row.own]];
-          if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
-          if (row.mixed) {
-            const statuses = row.mixedStatuses ?? row.foreign ?? row.own;
-            targets.push(['own parent, unknown child', statuses], ['own parent, foreign child', statuses]);
-          }
-          for (const streamed of row.streamed ? [false, true] : [false]) {
-            let unknownAnswer = '';
-            for (const [target, statuses] of targets) {
-              const expected = Number(statuses.split(' ')[column]);
-              const { own, foreign } = TARGETS[principal];
-              const unknown = target === 'unknown' || target === 'own parent, unknown child';
-              let x = target === 'own' ? resources[own] : unknown ? unknownResources() : resources[foreign];
-              if (row.fresh && !unknown) x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
-              if (target.startsWith('own parent')) x = defined(row.mixed)(resources[own], x);
-              if (row.fresh) before = await fingerprint();
-              const request = row.request(x, ++n);
-              const payload = streamed ? { ...obj(request.payload), stream: true } : request.payload;
-              const response = await call(route.method, request.url, caller, payload);
-              attempts += 1;
-              const label = `${principal} × ${target} × ${route.key}${streamed ? ' (stream)' : ''}: ${response.statusCode} ${response.body.slice(0, 160)}`;
-              const body = parse(response.body);
-              const after = await fingerprint();
-              if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
-              if (response.statusCode >= 400) {
-                if (after !== before) wrong.push(`${label}: refused but changed the database`);
-                const keys = Object.keys(obj(body)).sort().join();
-                const code = String(obj(body).code);
-                const known =
-                  response.statusCode === 400
-                    ? (row.refusals ?? []).includes(code)
-                    : code === CODE_OF[response.statusCode];
-                if (keys !== 'code,message' || !known) wrong.push(`${label}: not a known refusal`);
-              } else {
-                if ((route.method === 'GET' || row.pure) && after !== before)
-                  wrong.push(`${label}: a read wrote`);
-                if (target === 'own' && row.shows && !row.shows(body, x))
-                  wrong.push(`${label}: does not show it`);
-                if (row.filter && target !== 'own' && itemIds(body).length > 0)
-                  wrong.push(`${label}: lists by ids the caller does not own`);
-              }
-              const answer = `${response.statusCode} ${mask(response.body, x)}`;
-              if (unknown) unknownAnswer = answer;
-              else if (target !== 'own' && answer !== unknownAnswer) {
-                wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
-              }
-              before = after;
+        const row = defined(ROUTES[route.key]);
+        let calls = 0;
+        // Unknown ids first: another tenant's ids, alone or under the caller's own parent, must be answered alike.
+        const targets: Array<[Target, string]> = [['own', row.own]];
+        if (row.foreign) targets.push(['unknown', row.foreign], ['foreign', row.foreign]);
+        if (row.mixed) {
+          const statuses = row.mixedStatuses ?? row.foreign ?? row.own;
+          targets.push(['own parent, unknown child', statuses], ['own parent, foreign child', statuses]);
+        }
+        for (const streamed of row.streamed ? [false, true] : [false]) {
+          let unknownAnswer = '';
+          for (const [target, statuses] of targets) {
+            const expected = expectedStatus(statuses, column);
+            const { own, foreign } = TARGETS[principal];
+            const unknown = target === 'unknown' || target === 'own parent, unknown child';
+            let x = target === 'own' ? resources[own] : unknown ? unknownResources() : resources[foreign];
+            if (row.fresh && !unknown) x = await makeFresh(row.fresh, target === 'own' ? own : foreign, x);
+            if (target.startsWith('own parent')) x = defined(row.mixed)(resources[own], x);
+            if (row.fresh) before = await fingerprint();
+            const request = row.request(x, ++n);
+            const payload = streamed ? { ...obj(request.payload), stream: true } : request.payload;
+            const response = await call(route.method, request.url, caller, payload);
+            calls += 1;
+            const label = `${principal} × ${target} × ${route.key}${streamed ? ' (stream)' : ''}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+            const body = parse(response.body);
+            const after = await fingerprint();
+            if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+            if (response.statusCode >= 400) {
+              if (after !== before) wrong.push(`${label}: refused but changed the database`);
+              if (!isKnownRefusal(response.statusCode, body, row.refusals))
+                wrong.push(`${label}: not a known refusal`);
+            } else {
+              if ((route.method === 'GET' || row.pure) && after !== before)
+                wrong.push(`${label}: a read wrote`);
+              if (target === 'own' && row.shows && !row.shows(body, x))
+                wrong.push(`${label}: does not show it`);
+              if (row.filter && target !== 'own' && itemIds(body).length > 0)
+                wrong.push(`${label}: lists by ids the caller does not own`);
             }
+            const answer = `${response.statusCode} ${mask(response.body, x)}`;
+            if (unknown) unknownAnswer = answer;
+            else if (target !== 'own' && answer !== unknownAnswer) {
+              wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
+            }
+            before = after;
           }
         }
-      }
-      console.log(
-        `Omni RAG authorisation matrix: ${served.length} routes x ${PRINCIPALS.length} principals = ${attempts} calls; ` +
-          `wrong answers: ${wrong.length}`,
-      );
-      expect(wrong).toEqual([]);
-      expect(attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
+        return calls;
+      });
+      expectNothingWrong('Omni RAG', walk, served.length, PRINCIPALS.length);
+      expect(walk.attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
     },
     WALK_TIMEOUT_MS,
   );

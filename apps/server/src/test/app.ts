@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type App, type AppDeps } from '../app';
 import { openDatabase, rowsOf, type Database } from '../db/client';
 import { bootstrap } from '../bootstrap';
@@ -30,10 +32,17 @@ export interface TestAppOptions {
   jobs?: AppDeps['jobs'];
 }
 
-/** A throwaway database: in-memory PGlite, or a fresh PostgreSQL database when the suite runs on PG. */
+let pgliteSnapshot: Blob | undefined;
+
+/**
+ * A throwaway database: in-memory PGlite, or a fresh PostgreSQL database when the suite runs on PG. Both start
+ * as a copy of the database the global set-up migrated (test/database-template.ts), when there is one.
+ */
 export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (process.env.OMNIBOT_TEST_DB !== 'postgres') {
-    const database = await openDatabase({ kind: 'pglite', dataDir: null });
+    const snapshotFile = inject('pgliteSnapshot');
+    if (snapshotFile && !pgliteSnapshot) pgliteSnapshot = new Blob([readFileSync(snapshotFile)]);
+    const database = await openDatabase({ kind: 'pglite', dataDir: null, snapshot: pgliteSnapshot });
     return { database, drop: () => database.close() };
   }
   const baseUrl = process.env.TEST_DATABASE_URL;
@@ -41,7 +50,8 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   const name = `omnibot_t_${shortId(10)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const template = inject('postgresTemplate');
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;

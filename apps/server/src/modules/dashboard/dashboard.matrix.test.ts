@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../db/client';
 import {
   type Caller,
   createTestApp,
@@ -11,8 +9,22 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from '../../test/app';
+import {
+  expectedStatus,
+  expectNothingWrong,
+  expectOneColumnPerPrincipal,
+  expectRowForEveryRoute,
+  idsOfOtherTenants,
+  isKnownRefusal,
+  itemIds,
+  type ServedRoute,
+  servedRoutes,
+  stringsIn,
+  walkMatrix,
+  withWrongSecret,
+} from '../../test/authorisation-matrix';
 import { defined } from '../../test/defined';
-import { makeSignedInUser, makeTenant, platformTenantId, routeTable } from '../accounts/accounts.fixtures';
+import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { insertConversation, utcDayStart } from './dashboard.test-support';
 
@@ -70,9 +82,6 @@ interface RouteRow {
 const READ = /*    */ '200 200 200 200 200 200 401 401';
 const MISS = /*    */ '404 404 404 404 404 404 401 401';
 
-const itemIds = (body: Record<string, unknown>) =>
-  ((body.items as Array<{ id: string }> | undefined) ?? []).map((item) => item.id);
-
 const ROUTES: Record<string, RouteRow> = {
   'GET /v1/bots/:p/stats': {
     url: (x) => `/v1/bots/${x.bot}/stats?days=7`,
@@ -104,20 +113,13 @@ const isDashboardRoute = (url: string) =>
   url.startsWith('/v1/conversations/') ||
   /^\/v1\/bots\/:p\/(stats|conversations)(\/|$)/.test(url);
 
-const CODE_OF: Record<number, string> = { 401: 'unauthenticated', 404: 'not_found' };
+/** Tables whose rows carry `id` and `tenant_id`: their ids must never reach another tenant. */
+const TENANT_TABLES = ['bots', 'conversations', 'conversation_messages'];
 const FINGERPRINTED = ['conversations', 'conversation_messages', 'message_feedback', 'bots', 'audit_log'];
-
-function stringsIn(value: unknown, into: string[] = []): string[] {
-  if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
-  else if (typeof value === 'object' && value !== null)
-    for (const item of Object.values(value)) stringsIn(item, into);
-  return into;
-}
 
 describe('dashboard authorisation matrix and tenant isolation', () => {
   let t: TestApp;
-  let served: string[] = [];
+  let served: ServedRoute[] = [];
   const tenants = {} as Record<TenantKey, string>;
   const resources = {} as Record<TenantKey, Resources>;
   const callers = {} as Record<PrincipalName, Caller>;
@@ -153,17 +155,6 @@ describe('dashboard authorisation matrix and tenant isolation', () => {
     return { bot, conversation: id, messages: messageIds };
   }
 
-  /** Every id of another tenant's bots, conversations and messages. */
-  async function idsKeptFrom(key: TenantKey): Promise<Set<string>> {
-    const rows = rowsOf<{ id: string }>(
-      await t.database.db.execute(sql`
-        select id::text as id from bots where tenant_id <> ${tenants[key]}
-        union all select id::text from conversations where tenant_id <> ${tenants[key]}
-        union all select id::text from conversation_messages where tenant_id <> ${tenants[key]}`),
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
   beforeAll(async () => {
     t = await createTestApp();
     const platform = await platformTenantId(t);
@@ -188,10 +179,7 @@ describe('dashboard authorisation matrix and tenant isolation', () => {
     callers.agent = await signedIn(tenants.A, 'agent@dm-a.test', 'agent');
     const authorization = await basicCredential(t, tenants.A);
     callers['API credential'] = { authorization };
-    const [key] = Buffer.from(authorization.slice('Basic '.length), 'base64').toString().split(':');
-    callers['wrong API credential'] = {
-      authorization: `Basic ${Buffer.from(`${defined(key)}:not-the-secret-0123456789`).toString('base64')}`,
-    };
+    callers['wrong API credential'] = { authorization: withWrongSecret(authorization) };
     callers['user without omnirag'] = await signedIn(tenants.N, 'user@dm-n.test', 'user');
     callers['platform master'] = { cookie: await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD) };
     callers.anonymous = {};
@@ -202,67 +190,60 @@ describe('dashboard authorisation matrix and tenant isolation', () => {
     resources.N = await seed('N', callers['user without omnirag']);
     resources.platform = await seed('platform', callers['platform master']);
 
-    served = routeTable(t)
-      .filter((route) => isDashboardRoute(route.url))
-      .map((route) => `${route.method} ${route.url}`);
+    served = servedRoutes(t, isDashboardRoute);
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('has an expectation row for every dashboard route of the server, and no row without a route', () => {
-    expect([...served].sort()).toEqual(Object.keys(ROUTES).sort());
-    for (const row of Object.values(ROUTES)) {
-      for (const statuses of [row.own, row.foreign])
-        expect(statuses.split(' ')).toHaveLength(PRINCIPALS.length);
-    }
+    expectRowForEveryRoute(served, ROUTES);
+    expectOneColumnPerPrincipal(
+      Object.values(ROUTES).flatMap((row) => [row.own, row.foreign]),
+      PRINCIPALS,
+    );
   });
 
   it('answers every principal as written, foreign ids like unknown ones, shows no other tenant, writes nothing', async () => {
-    const wrong: string[] = [];
-    let attempts = 0;
     const before = await tablesFingerprint(t, FINGERPRINTED);
-    for (const [column, principal] of PRINCIPALS.entries()) {
+    const keptFrom = {} as Record<TenantKey, Set<string>>;
+    for (const key of new Set(Object.values(OWN)))
+      keptFrom[key] = await idsOfOtherTenants(t, TENANT_TABLES, tenants[key]);
+    const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
       const caller = callers[principal];
       const own = OWN[principal];
-      const keptFrom = await idsKeptFrom(own);
-      for (const key of served) {
-        const row = defined(ROUTES[key]);
-        const unknown: Resources = { bot: randomUUID(), conversation: randomUUID(), messages: [] };
-        let unknownAnswer = '';
-        for (const [target, x, statuses] of [
-          ['own', resources[own], row.own],
-          ['unknown', unknown, row.foreign],
-          ['foreign', resources.B, row.foreign],
-        ] as const) {
-          const response = await injectAs(t, 'GET', row.url(x), caller);
-          attempts += 1;
-          const expected = Number(statuses.split(' ')[column]);
-          const label = `${principal} × ${target} × ${key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
-          const body = response.json<Record<string, unknown>>();
-          if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
-          if (response.statusCode >= 400) {
-            const shaped = Object.keys(body).sort().join() === 'code,message';
-            if (!shaped || body.code !== CODE_OF[response.statusCode])
-              wrong.push(`${label}: not a known refusal`);
-          } else if (target === 'own' && !row.shows(body, x)) {
-            wrong.push(`${label}: does not show it`);
-          }
-          const leaked = stringsIn(body).filter((value) => keptFrom.has(value));
-          if (leaked.length > 0) wrong.push(`${label}: shows ids of others ${leaked.join(', ')}`);
-          const answer = `${response.statusCode} ${response.body}`;
-          if (target === 'unknown') unknownAnswer = answer;
-          if (target === 'foreign' && answer !== unknownAnswer) {
-            wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
-          }
+      const row = defined(ROUTES[route.key]);
+      const unknown: Resources = { bot: randomUUID(), conversation: randomUUID(), messages: [] };
+      let unknownAnswer = '';
+      let calls = 0;
+      for (const [target, x, statuses] of [
+        ['own', resources[own], row.own],
+        ['unknown', unknown, row.foreign],
+        ['foreign', resources.B, row.foreign],
+      ] as const) {
+        const response = await injectAs(t, 'GET', row.url(x), caller);
+        calls += 1;
+        const expected = expectedStatus(statuses, column);
+        const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+        const body = response.json<Record<string, unknown>>();
+        if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+        if (response.statusCode >= 400) {
+          if (!isKnownRefusal(response.statusCode, body)) wrong.push(`${label}: not a known refusal`);
+        } else if (target === 'own' && !row.shows(body, x)) {
+          wrong.push(`${label}: does not show it`);
+        }
+        const leaked = stringsIn(body).filter((value) => keptFrom[own].has(value));
+        if (leaked.length > 0) wrong.push(`${label}: shows ids of others ${leaked.join(', ')}`);
+        const answer = `${response.statusCode} ${response.body}`;
+        if (target === 'unknown') unknownAnswer = answer;
+        if (target === 'foreign' && answer !== unknownAnswer) {
+          wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
         }
       }
-    }
-    console.log(
-      `dashboard authorisation matrix: ${served.length} routes x ${PRINCIPALS.length} principals = ${attempts} calls; wrong answers: ${wrong.length}`,
-    );
-    expect(wrong).toEqual([]);
-    expect(attempts).toBe(served.length * PRINCIPALS.length * 3);
+      return calls;
+    });
+    expectNothingWrong('dashboard', walk, served.length, PRINCIPALS.length);
+    expect(walk.attempts).toBe(served.length * PRINCIPALS.length * 3);
     expect(await tablesFingerprint(t, FINGERPRINTED)).toBe(before);
   });
 
