@@ -44,7 +44,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /**
      * The codes of the principal's tenant's current subscriptions, read in the statement that resolved the
-     * principal on this request (null until then); never carried over to another request.
+     * principal (null until then). An API credential's may come from the credential cache, which forgets them
+     * when a subscription starts or ends and on any write to credentials, tenants or subscriptions.
      */
     tenantFeatures: readonly string[] | null;
   }
