@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app';
 import { openDatabase, rowsOf, type Database } from '../db/client';
 import { captureLogs, openTestDatabase, testEnv } from '../test/app';
-import { hitCounter, sweepCounters } from './rate-limit-store';
+import { hitCounter, LeasedCounters, leaseCap, sweepCounters } from './rate-limit-store';
 
 const CLIENT = '203.0.113.7';
 
@@ -171,6 +171,56 @@ describe('rate limits stored in the database', () => {
     expect(await sweepCounters(db)).toBe(3);
     const left = rowsOf<{ key: string }>(await db.execute(sql`select key from rate_limit_counters`));
     expect(left).toEqual([{ key: 'other' }]);
+  });
+
+  const countOf = async (database: Database, key: string) =>
+    Number(
+      rowsOf<{ count: number }>(
+        await database.db.execute(sql`select count from rate_limit_counters where key = ${key}`),
+      )[0]?.count,
+    );
+
+  it('counts small limits request by request, and reserves the places of a busy key several at a time', async () => {
+    const database = await throwawayDatabase();
+    expect([leaseCap(60), leaseCap(127), leaseCap(128), leaseCap(640), leaseCap(100_000)]).toEqual([
+      1, 1, 2, 10, 64,
+    ]);
+    const counters = new LeasedCounters(database.db);
+
+    for (let i = 1; i <= 5; i++) expect((await counters.hit('test', 'small', 60_000, 100)).current).toBe(i);
+    expect(await countOf(database, 'small')).toBe(5);
+
+    // One place, then 2, 4, 8 and the cap of 10 for a limit of 640: 16 requests in five upserts.
+    const places = [];
+    for (let i = 0; i < 16; i++) places.push((await counters.hit('test', 'busy', 60_000, 640)).current);
+    expect(places).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(await countOf(database, 'busy')).toBe(1 + 2 + 4 + 8 + 10);
+
+    // Concurrent requests of one key share reservations and each gets its own place.
+    const together = await Promise.all(
+      Array.from({ length: 40 }, () => counters.hit('test', 'together', 60_000, 640)),
+    );
+    expect(together.map((hit) => hit.current).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    expect(await countOf(database, 'together')).toBeLessThan(40 + leaseCap(640));
+  });
+
+  it('never lets more than the limit through across processes that reserve places', async () => {
+    const database = await throwawayDatabase();
+    const first = new LeasedCounters(database.db);
+    const second = new LeasedCounters((await secondConnection(database)).db);
+    const max = 640;
+    const hits = await Promise.all(
+      Array.from({ length: 800 }, (_, i) =>
+        (i % 2 === 0 ? first : second).hit('test', 'shared', 60_000, max),
+      ),
+    );
+    const allowed = hits.filter((hit) => hit.current <= max).length;
+    // Places one process reserved and did not use are refused to the other: at most cap - 1 each.
+    expect(allowed).toBeLessThanOrEqual(max);
+    expect(allowed).toBeGreaterThanOrEqual(max - 2 * (leaseCap(max) - 1));
+    expect(new Set(hits.map((hit) => hit.current)).size).toBe(800);
   });
 
   it('lets requests through with a warning when the database is down', async () => {

@@ -18,27 +18,29 @@ const storedKey = (key: string) =>
   key.length > MAX_KEY_LENGTH ? `sha256:${createHash('sha256').update(key).digest('hex')}` : key;
 
 /**
- * Counts one request for `key` in `bucket` (one atomic upsert); a finished window starts again at 1. The
- * upsert commits without waiting for its WAL flush (synchronous_commit off for this statement alone): the
- * count is exact for every process, only a database crash can forget the last fraction of a second of it,
- * and the row lock that serialises one caller's concurrent requests is held for microseconds instead of a
- * disk flush.
+ * Counts `amount` requests for `key` in `bucket` (one atomic upsert); a finished window starts again at
+ * `amount`. `current` is the count after this one, so the requests counted here hold the places
+ * current - amount + 1 to current. The upsert commits without waiting for its WAL flush (synchronous_commit off
+ * for this statement alone): the count is exact for every process, only a database crash can forget the last
+ * fraction of a second of it, and the row lock that serialises one caller's concurrent requests is held for
+ * microseconds instead of a disk flush.
  */
 export async function hitCounter(
   db: Db,
   bucket: string,
   key: string,
   windowMs: number,
+  amount = 1,
 ): Promise<RateLimitHit> {
   const [row] = await executePrepared<{ current: number | string; ttl: number | string }>(
     db,
     'rate_limit_hit',
     sql`
     insert into rate_limit_counters as c (bucket, key, count, window_start, expires_at)
-    select ${bucket}, ${storedKey(key)}, 1, now(), now() + make_interval(secs => ${windowMs}::double precision / 1000)
+    select ${bucket}, ${storedKey(key)}, ${amount}::integer, now(), now() + make_interval(secs => ${windowMs}::double precision / 1000)
     from (select set_config('synchronous_commit', 'off', true)) as async_commit
     on conflict (bucket, key) do update set
-      count = case when c.expires_at <= excluded.window_start then 1 else c.count + 1 end,
+      count = case when c.expires_at <= excluded.window_start then excluded.count else c.count + excluded.count end,
       window_start = case when c.expires_at <= excluded.window_start then excluded.window_start else c.window_start end,
       expires_at = case when c.expires_at <= excluded.window_start then excluded.expires_at else c.expires_at end
     returning c.count as current,
@@ -46,6 +48,104 @@ export async function hitCounter(
   );
   if (!row) throw new Error('rate-limit counter upsert returned no row');
   return { current: Number(row.current), ttl: Number(row.ttl) };
+}
+
+/** A lease is at most this share of a limit, so a limit below LEASE_SHARE * 2 is counted request by request. */
+const LEASE_SHARE = 64;
+const MAX_LEASE = 64;
+/** A key whose lease was used up within this time is busy: its next lease doubles. */
+const BUSY_MS = 1_000;
+const MAX_LEASES = 10_000;
+
+/** Places in a key's shared count this process reserved and has not handed out yet. */
+interface Lease {
+  /** The next place to hand out, and the last one within the limit. */
+  next: number;
+  last: number;
+  /** When the window the places belong to ends (this process's clock). */
+  until: number;
+  size: number;
+  reservedAt: number;
+}
+
+/** The most places one reservation may take for a limit of `max`. */
+export const leaseCap = (max: number) => Math.max(1, Math.min(MAX_LEASE, Math.floor(max / LEASE_SHARE)));
+
+/**
+ * Counts requests against a limit shared by every process, reserving places of a busy key in the shared count
+ * several at a time. A key starts with one place per upsert, so quiet keys and small limits are counted
+ * request by request; each lease used up within BUSY_MS doubles the next (up to leaseCap). Places go only to
+ * the process that reserved them, so all processes together never let more than `max` requests through a
+ * window. What a process reserved and did not use still counts until the window ends: at most leaseCap(max) - 1
+ * places per process, which only ever refuses early, never late. Concurrent requests of one key wait for one
+ * reservation instead of each making its own.
+ */
+export class LeasedCounters {
+  private readonly leases = new Map<string, Lease>();
+  private readonly reserving = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly db: Db) {}
+
+  async hit(bucket: string, key: string, windowMs: number, max: number): Promise<RateLimitHit> {
+    const cap = leaseCap(max);
+    if (cap === 1) return hitCounter(this.db, bucket, key, windowMs);
+    const id = `${bucket}\u0000${storedKey(key)}`;
+    for (;;) {
+      const taken = this.take(id);
+      if (taken) return taken;
+      const pending = this.reserving.get(id);
+      if (!pending) break;
+      await pending.catch(() => undefined);
+    }
+    const reservation = this.reserve(id, bucket, key, windowMs, max, cap);
+    this.reserving.set(id, reservation);
+    try {
+      return await reservation;
+    } finally {
+      if (this.reserving.get(id) === reservation) this.reserving.delete(id);
+    }
+  }
+
+  private take(id: string): RateLimitHit | null {
+    const lease = this.leases.get(id);
+    if (!lease || lease.next > lease.last) return null;
+    const ttl = lease.until - Date.now();
+    if (ttl <= 0) return null;
+    return { current: lease.next++, ttl };
+  }
+
+  private async reserve(
+    id: string,
+    bucket: string,
+    key: string,
+    windowMs: number,
+    max: number,
+    cap: number,
+  ): Promise<RateLimitHit> {
+    const now = Date.now();
+    const previous = this.leases.get(id);
+    const busy = previous !== undefined && previous.until > now && now - previous.reservedAt < BUSY_MS;
+    const size = busy ? Math.min(cap, previous.size * 2) : 1;
+    const hit = await hitCounter(this.db, bucket, key, windowMs, size);
+    const first = hit.current - size + 1;
+    this.keep(id, {
+      next: first + 1,
+      last: Math.min(hit.current, max),
+      until: Date.now() + hit.ttl,
+      size: first > max ? 1 : size,
+      reservedAt: now,
+    });
+    return { current: first, ttl: hit.ttl };
+  }
+
+  private keep(id: string, lease: Lease) {
+    if (!this.leases.has(id) && this.leases.size >= MAX_LEASES) {
+      const now = Date.now();
+      for (const [other, entry] of this.leases) if (entry.until <= now) this.leases.delete(other);
+      if (this.leases.size >= MAX_LEASES) return;
+    }
+    this.leases.set(id, lease);
+  }
 }
 
 /** Deletes the counters whose window has ended; returns how many went. */
@@ -113,11 +213,13 @@ export interface PgRateLimitStoreOptions {
 
 /**
  * A `store` for @fastify/rate-limit that keeps its counters in the database, so every server process
- * shares one budget per key and a restart remembers it. When the database fails, requests are let
+ * shares one budget per key and a restart remembers it; a busy key reserves its places several at a time
+ * (LeasedCounters), so a client sending many requests does not make each of them wait on one row lock. When the database fails, requests are let
  * through with a logged warning: an outage must not turn every request into an error.
  */
 export function pgRateLimitStore({ db, log }: PgRateLimitStoreOptions): FastifyRateLimitStoreCtor {
   const blocked = new BlockedKeys();
+  const counters = new LeasedCounters(db);
   let lastWarning = 0;
 
   class PgRateLimitStore implements FastifyRateLimitStore {
@@ -139,7 +241,7 @@ export function pgRateLimitStore({ db, log }: PgRateLimitStoreOptions): FastifyR
         callback(null, known);
         return;
       }
-      hitCounter(db, this.bucket, key, timeWindow).then(
+      counters.hit(this.bucket, key, timeWindow, max).then(
         (hit) => {
           if (hit.current > max) blocked.set(id, hit);
           callback(null, hit);

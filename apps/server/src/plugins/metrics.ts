@@ -68,12 +68,13 @@ export function registerMetrics(app: FastifyInstance, database: Database, env: E
   pool('db_pool_connections_idle', 'Database connections idle', (s) => s.idle);
   pool('db_pool_requests_waiting', 'Queries waiting for a database connection', (s) => s.waiting);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // Unmatched paths share one label so that scanners cannot blow up the series count.
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { method: request.method, route, status_code: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

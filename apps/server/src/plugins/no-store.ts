@@ -11,8 +11,9 @@ const isPrivateApi = (url: string) =>
  * sets its own Cache-Control (signed file downloads) keeps it, and console assets are outside these paths.
  */
 export function registerNoStore(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isPrivateApi(request.url) && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }

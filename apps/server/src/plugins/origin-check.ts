@@ -26,14 +26,19 @@ export function isForeignRequest(request: FastifyRequest, allowed: ReadonlySet<s
  */
 export function registerOriginCheck(app: FastifyInstance, env: Env) {
   const allowed: ReadonlySet<string> = new Set(trustedOrigins(env.PUBLIC_URL, env.TRUSTED_ORIGINS));
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     // The matched route decides, so a %-encoded path cannot slip past the prefix test.
     const path = request.routeOptions.url ?? request.url;
-    if (!STATE_CHANGING.has(request.method) || !isV1(path)) return;
-    if (request.headers.cookie === undefined) return;
-    if (isForeignRequest(request, allowed)) {
+    if (
+      STATE_CHANGING.has(request.method) &&
+      isV1(path) &&
+      request.headers.cookie !== undefined &&
+      isForeignRequest(request, allowed)
+    ) {
       request.log.warn({ origin: request.headers.origin, url: request.url }, 'foreign origin refused');
-      throw new AppError(403, 'origin_not_allowed', 'This request comes from a site that may not act here.');
+      done(new AppError(403, 'origin_not_allowed', 'This request comes from a site that may not act here.'));
+      return;
     }
+    done();
   });
 }

@@ -41,5 +41,8 @@ export function assertSafeUrl(url: string) {
 
 /** Applies assertSafeUrl to every route (API, auth, files and the console alike). */
 export function registerSafeUrl(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => assertSafeUrl(request.url));
+  app.addHook('onRequest', (request, _reply, done) => {
+    assertSafeUrl(request.url);
+    done();
+  });
 }

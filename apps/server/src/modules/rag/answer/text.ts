@@ -44,19 +44,22 @@ const stopSets = new Map<string, Set<string>>(
   ]),
 );
 
+const LANGUAGE_BY_NAME: Record<string, string> = {
+  english: 'en',
+  german: 'de',
+  french: 'fr',
+  spanish: 'es',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+};
+
 /** The two-letter language the helpers use: "de-CH" and "German" both give "de"; unknown ones keep their code. */
 export function baseLanguage(language: string | undefined): string {
+  // Already a two-letter code, as the helpers pass it on to each other.
+  if (language && language.length === 2 && /^[a-z]{2}$/.test(language)) return language;
   const value = (language ?? 'en').trim().toLowerCase();
-  const byName: Record<string, string> = {
-    english: 'en',
-    german: 'de',
-    french: 'fr',
-    spanish: 'es',
-    italian: 'it',
-    portuguese: 'pt',
-    dutch: 'nl',
-  };
-  return byName[value] ?? (value.split(/[-_]/)[0] || 'en');
+  return LANGUAGE_BY_NAME[value] ?? (value.split(/[-_]/)[0] || 'en');
 }
 
 /** Whether every character is ASCII: such text has no marks and NFKD leaves it as it is. */
@@ -158,19 +161,38 @@ export function guessLanguage(text: string): string | null {
   return bestCount > 0 && !tied ? best : null;
 }
 
+/** What a word stands for among the content terms: its stem, or null for a stop word or a lone letter. */
+function termOf(word: string, language: string, stops: Set<string> | undefined): string | null {
+  if (stops?.has(word)) return null;
+  if (word.length === 1 && !/\p{N}/u.test(word)) return null;
+  return stem(word, language);
+}
+
+/** Words seen per language and the term each stands for; cleared when full, so it never grows past its bound. */
+const MAX_KNOWN_WORDS = 50_000;
+const knownWords = new Map<string, Map<string, string | null>>();
+
 /** The content terms of a text: lower-cased words of Unicode letters and digits, stop words dropped, stemmed. */
 export function terms(text: string, language: string): string[] {
   const lang = baseLanguage(language);
   const stops = stopSets.get(lang);
+  let known = knownWords.get(lang);
+  if (!known || known.size >= MAX_KNOWN_WORDS) {
+    known = new Map();
+    knownWords.set(lang, known);
+  }
   const out: string[] = [];
   const folded = fold(text);
   // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
   const word = isAscii(folded) ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu;
   for (let match = word.exec(folded); match; match = word.exec(folded)) {
     const found = match[0];
-    if (stops?.has(found)) continue;
-    if (found.length === 1 && !/\p{N}/u.test(found)) continue;
-    out.push(stem(found, lang));
+    let term = known.get(found);
+    if (term === undefined) {
+      term = termOf(found, lang, stops);
+      known.set(found, term);
+    }
+    if (term !== null) out.push(term);
   }
   return out;
 }
@@ -213,17 +235,17 @@ function segmenterFor(language: string): Intl.Segmenter {
 }
 
 /**
- * Splits text into sentences: every line is split on its own (a line break always ends a sentence), then the
- * segmenter's pieces are joined again after an abbreviation, an initial, or before a piece that starts in lower case.
+ * Splits text into sentences: a line break always ends a sentence, and the segmenter's pieces are joined again
+ * after an abbreviation, an initial, or before a piece that starts in lower case. The whole text goes through the
+ * segmenter at once: it always breaks after a line break, and a piece holding one closes its line.
  */
 export function splitSentences(text: string, language = 'en'): string[] {
   const lang = baseLanguage(language);
-  const segmenter = segmenterFor(lang);
   const sentences: string[] = [];
-  for (const line of text.split(/\n+/)) {
-    const pieces = Array.from(segmenter.segment(line), (s) => s.segment.trim()).filter(Boolean);
-    let current = '';
-    for (const piece of pieces) {
+  let current = '';
+  for (const { segment } of segmenterFor(lang).segment(text)) {
+    const piece = segment.trim();
+    if (piece) {
       if (current && (endsWithAbbreviation(current, lang) || /^[\p{Ll},;:)]/u.test(piece))) {
         current = `${current} ${piece}`;
       } else {
@@ -231,7 +253,11 @@ export function splitSentences(text: string, language = 'en'): string[] {
         current = piece;
       }
     }
-    if (current) sentences.push(current);
+    if (current && segment.includes('\n')) {
+      sentences.push(current);
+      current = '';
+    }
   }
+  if (current) sentences.push(current);
   return sentences;
 }
