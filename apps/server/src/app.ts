@@ -47,6 +47,7 @@ import { sessionRoutes } from './modules/session/session.routes';
 import { speechRoutes } from './modules/speech/speech.routes';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
 import { registerConsole } from './plugins/console';
+import { registerCredentialCache } from './plugins/credential-cache';
 import { registerErrorHandling, serializeError } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerMetrics } from './plugins/metrics';
@@ -215,6 +216,7 @@ export async function buildApp({
     mailer.close();
   });
   registerPrincipal(app);
+  registerCredentialCache(app, database, env.CREDENTIAL_CACHE_MS);
 
   registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);

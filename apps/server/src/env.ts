@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   WIDGET_RATE_LIMIT_CONVERSATION: z.coerce.number().int().min(1).max(100_000).default(20),
   // Visitor conversations are kept this many days after their last message, then swept.
   CONVERSATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Verified API credentials are kept this long per process (0: never), forgotten at once on any change.
+  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Files (storage module): local DATA_DIR/files by default, any S3-compatible store when S3_BUCKET is set.
   FILE_MAX_BYTES: z.coerce.number().int().min(1).default(104_857_600), // 100 MiB

@@ -35,6 +35,15 @@ export interface Database {
   url: string | null;
   /** PGlite only: the data directory as a tar archive, to open copies of this database from. */
   dump?: () => Promise<Blob>;
+  /**
+   * LISTENs on `channel` (a plain lower-case name): `onNotify` gets each payload, `onLost` is called once when the
+   * listening connection fails or ends (never after the returned unlisten). Rejects when it cannot listen.
+   */
+  listen: (
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost: () => void,
+  ) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
   readonly closed: boolean;
 }
@@ -83,6 +92,13 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
     },
     url: null,
     dump: () => client.dumpDataDir('none'),
+    async listen(channel, onNotify) {
+      // PGlite runs in this process: its listener cannot be lost while it is open.
+      const unlisten = await client.listen(listenChannel(channel), onNotify);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -110,6 +126,7 @@ function openPostgres(url: string): Database {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     executeSql: (text, values) => pool.query(text, values),
     url,
+    listen: (channel, onNotify, onLost) => listenPostgres(url, listenChannel(channel), onNotify, onLost),
     async close() {
       if (closed) return;
       closed = true;
@@ -118,6 +135,48 @@ function openPostgres(url: string): Database {
     get closed() {
       return closed;
     },
+  };
+}
+
+function listenChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name: ${channel}`);
+  return channel;
+}
+
+/** A dedicated connection (outside the pool, which hands connections out per query) holding one LISTEN. */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost: () => void,
+): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  let done = false;
+  const lose = () => {
+    if (done) return;
+    done = true;
+    client.end().catch(() => undefined);
+    onLost();
+  };
+  // A connection error before LISTEN succeeded rejects below instead.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query(`listen ${channel}`);
+  } catch (error) {
+    done = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  client.on('notification', (message) => {
+    if (!done && message.channel === channel) onNotify(message.payload ?? '');
+  });
+  client.on('error', lose);
+  client.on('end', lose);
+  return async () => {
+    if (done) return;
+    done = true;
+    await client.end().catch(() => undefined);
   };
 }
 

@@ -7,8 +7,9 @@ import { credentials, tenants, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
 import { credentialSecretMatches } from '../modules/accounts/credential-secrets';
-import { tenantFeaturesSql } from '../modules/tenancy/tenant-features';
+import { tenantFeaturesChangeInMsSql, tenantFeaturesSql } from '../modules/tenancy/tenant-features';
 import { tenantUsableSql } from '../modules/tenancy/tenant-usable';
+import { CredentialCache, credentialCacheOf } from './credential-cache';
 
 /** A signed-in user (session cookie). */
 export interface UserPrincipal {
@@ -43,7 +44,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /**
      * The codes of the principal's tenant's current subscriptions, read in the statement that resolved the
-     * principal on this request (null until then); never carried over to another request.
+     * principal (null until then). An API credential's may come from the credential cache, which forgets them
+     * when a subscription starts or ends and on any write to credentials, tenants or subscriptions.
      */
     tenantFeatures: readonly string[] | null;
   }
@@ -64,7 +66,7 @@ export const actorId = (principal: Principal) =>
 /** The principal with the codes of its tenant's current subscriptions, read in the same statement. */
 export interface ResolvedPrincipal<P extends Principal> {
   principal: P;
-  features: string[];
+  features: readonly string[];
 }
 
 export async function resolveUserPrincipal(
@@ -131,6 +133,32 @@ async function resolveCredential(
   db: Db,
   authorization: string,
 ): Promise<ResolvedPrincipal<CredentialPrincipal>> {
+  const cache = credentialCacheOf<ResolvedPrincipal<CredentialPrincipal>>(db);
+  if (!cache?.active) return (await readCredential(auth, db, authorization)).resolved;
+  const cacheKey = CredentialCache.keyOf(authorization);
+  const cached = cache.get(cacheKey);
+  if (cached) return cached;
+  const ticket = cache.ticket();
+  const readAt = Date.now();
+  const { resolved, featuresChangeInMs } = await readCredential(auth, db, authorization);
+  cache.set(
+    cacheKey,
+    resolved,
+    ticket,
+    readAt,
+    featuresChangeInMs === null ? null : readAt + featuresChangeInMs,
+  );
+  return resolved;
+}
+
+interface ReadCredential {
+  resolved: ResolvedPrincipal<CredentialPrincipal>;
+  /** Milliseconds until the features change by themselves (a subscription starts or ends); null for never. */
+  featuresChangeInMs: number | null;
+}
+
+/** Reads and checks the credential in one statement; throws 401/403 like resolveCredential. */
+async function readCredential(auth: Auth, db: Db, authorization: string): Promise<ReadCredential> {
   const match = /^Basic ([A-Za-z0-9+/]{1,600}={0,2})$/i.exec(authorization.trim());
   const encoded = match?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
@@ -145,6 +173,7 @@ async function resolveCredential(
             tenantType: tenants.type,
             tenantUsable: tenantUsableSql(credentials.tenantId),
             features: tenantFeaturesSql(credentials.tenantId),
+            featuresChangeInMs: tenantFeaturesChangeInMsSql(credentials.tenantId),
           })
           .from(credentials)
           .innerJoin(tenants, eq(tenants.tenantId, credentials.tenantId))
@@ -158,17 +187,20 @@ async function resolveCredential(
   const matches = credentialSecretMatches(serverSecret, secret, row?.credential.secretHash ?? '');
   if (!row || !matches || secret.length === 0) throw badCredential();
   if (!row.tenantUsable) throw new AppError(403, 'auth/tenant-disabled', 'This organisation is deactivated.');
-  return {
-    principal: {
+  // Frozen: a cached resolution is shared by every request that repeats the credential.
+  const resolved: ResolvedPrincipal<CredentialPrincipal> = Object.freeze({
+    principal: Object.freeze({
       kind: 'credential',
       credentialId: row.credential.id,
       key: row.credential.key,
       tenantId: row.credential.tenantId,
       tenantType: row.tenantType,
       role: 'administrator',
-    },
-    features: row.features,
-  };
+    }),
+    features: Object.freeze([...row.features]),
+  });
+  const change = row.featuresChangeInMs;
+  return { resolved, featuresChangeInMs: change === null ? null : Number(change) };
 }
 
 /**

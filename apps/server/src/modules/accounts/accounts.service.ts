@@ -16,6 +16,7 @@ import { theRow } from '../../lib/rows';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import type { Mailer } from '../../lib/mailer';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { principalsChanged } from '../tenancy/principals-changed';
 import { isCurrentSubscriptionSql } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
@@ -141,7 +142,7 @@ export async function createTenant(
   const { secret: serverSecret } = await ctx.auth.$context;
   const by = actorId(principal);
   try {
-    return await db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const tenant = theRow(
         await tx
           .insert(tenants)
@@ -195,6 +196,8 @@ export async function createTenant(
         subscriptions: subscriptionRows.sort((a, b) => a.code.localeCompare(b.code)),
       };
     });
+    principalsChanged(db);
+    return created;
   } catch (error) {
     if (isUniqueViolation(error)) throw domainTaken();
     throw error;
@@ -225,7 +228,7 @@ export async function updateTenant(
   const info = compact(body.info);
   await assertDomainFree(db, info.domain, tenant.tenantId);
   try {
-    return await db.transaction(async (tx) => {
+    const changed = await db.transaction(async (tx) => {
       const updated = theRow(
         await tx
           .update(tenants)
@@ -254,6 +257,8 @@ export async function updateTenant(
       });
       return updated;
     });
+    principalsChanged(db);
+    return changed;
   } catch (error) {
     if (isUniqueViolation(error)) throw domainTaken();
     throw error;

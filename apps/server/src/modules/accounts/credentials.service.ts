@@ -7,6 +7,7 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import { manageableTenant, readableTenant } from '../tenancy/tenant-access';
+import { principalsChanged } from '../tenancy/principals-changed';
 import { conflict } from '../../lib/errors';
 import { type AccountsContext, findCredential } from './accounts.service';
 import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
@@ -52,7 +53,7 @@ export async function changeCredential(
     ? { secretHash: hashCredentialSecret(serverSecret, secret), secretLast4: secret.slice(-4) }
     : null;
   try {
-    return await db.transaction(async (tx) => {
+    const changed = await db.transaction(async (tx) => {
       // Without an existing credential the change is a 'create', which always comes with a secret.
       const row = theRow(
         existing
@@ -86,6 +87,8 @@ export async function changeCredential(
       });
       return { row, secret };
     });
+    principalsChanged(db);
+    return changed;
   } catch (error) {
     // Two concurrent creates: the second finds the unique tenant_id taken.
     if (isUniqueViolation(error)) throw conflict('This organisation already has a credential.');

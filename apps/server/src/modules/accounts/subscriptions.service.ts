@@ -14,6 +14,7 @@ import { actorId, type Principal } from '../../plugins/principal';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import { descendantIds, manageableTenant, readableTenant } from '../tenancy/tenant-access';
+import { principalsChanged } from '../tenancy/principals-changed';
 import { conflict } from '../../lib/errors';
 import { type AccountsContext } from './accounts.service';
 
@@ -95,7 +96,7 @@ export async function createSubscription(
     .limit(1);
   if (existing) throw exists();
   try {
-    return await db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const row = theRow(
         await tx
           .insert(subscriptions)
@@ -118,6 +119,8 @@ export async function createSubscription(
       });
       return row;
     });
+    principalsChanged(db);
+    return created;
   } catch (error) {
     if (isUniqueViolation(error)) throw exists();
     throw error;
@@ -156,7 +159,7 @@ export async function updateSubscription(
   );
   const by = actorId(actor.principal);
   const below = body.status === 'revoked' ? await descendantIds(db, tenant.tenantId) : [];
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     const row = theRow(
       await tx
         .update(subscriptions)
@@ -187,4 +190,6 @@ export async function updateSubscription(
     });
     return row;
   });
+  principalsChanged(db);
+  return updated;
 }

@@ -12,7 +12,8 @@ export const isCurrentSubscriptionSql = () =>
 /**
  * The codes of the tenant's current subscriptions (isCurrentSubscriptionSql) as a text array,
  * usable as a column in any select, so that a request that already reads its principal learns the tenant's
- * features in the same statement. Read per request, never cached: a revoked subscription counts at once.
+ * features in the same statement. Whoever keeps the answer keeps it only until tenantFeaturesChangeInMsSql's moment
+ * or a write to subscriptions (principalsChanged and the database's notification), so a revoked one counts at once.
  */
 export function tenantFeaturesSql(tenantId: Column): SQL<string[]> {
   // Always table-qualified: drizzle leaves columns bare in single-table selects, which would bind inside.
@@ -21,4 +22,17 @@ export function tenantFeaturesSql(tenantId: Column): SQL<string[]> {
   select array_agg(distinct ${subscriptions.code}) from ${subscriptions}
   where ${subscriptions.tenantId} = ${start} and ${isCurrentSubscriptionSql()}
 ), '{}'::text[])`;
+}
+
+/**
+ * Milliseconds from now until one of the tenant's active subscriptions next starts or ends (null when none
+ * will), so that whoever keeps tenantFeaturesSql's answer knows when it stops being true without a write.
+ */
+export function tenantFeaturesChangeInMsSql(tenantId: Column): SQL<number | null> {
+  const start = sql`${sql.identifier(getTableName(tenantId.table))}.${sql.identifier(tenantId.name)}`;
+  return sql<number | null>`(
+  select (extract(epoch from min(moment.at) - now()) * 1000)::float8
+  from ${subscriptions} cross join lateral (values (${subscriptions.startsAt}), (${subscriptions.endsAt})) as moment(at)
+  where ${subscriptions.tenantId} = ${start} and ${subscriptions.status} = 'active' and moment.at > now()
+)`;
 }

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Database, Db } from '../db/client';
+import { onPrincipalsChanged, PRINCIPALS_CHANNEL } from '../modules/tenancy/principals-changed';
+
+export const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * Successful resolutions of API credentials, kept per process under a SHA-256 of the whole Authorization header.
+ * It answers only while the process listens to the database's notifications of changed principals; every
+ * notification, local write, or loss of the listener empties it.
+ */
+export class CredentialCache<V> {
+  private entries = new Map<string, Entry<V>>();
+  private generation = 0;
+  /** True while the listener is connected: only then may entries be kept or answered. */
+  private listening = false;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = CREDENTIAL_CACHE_MAX_ENTRIES,
+  ) {}
+
+  static keyOf(authorization: string): string {
+    return createHash('sha256').update(authorization).digest('hex');
+  }
+
+  get active(): boolean {
+    return this.listening;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  setListening(listening: boolean) {
+    this.listening = listening;
+    this.clear();
+  }
+
+  get(key: string, now = Date.now()): V | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /** Taken before reading the database; `set` keeps nothing read before a later clear. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  /**
+   * Keeps `value` until the TTL or `validUntil` (a time on this process's clock), whichever comes first. `readAt`
+   * is when the read began, so the TTL never outlives the data.
+   */
+  set(key: string, value: V, ticket: number, readAt: number, validUntil: number | null) {
+    if (!this.listening || ticket !== this.generation) return;
+    const expiresAt = Math.min(readAt + this.ttlMs, validUntil ?? Number.POSITIVE_INFINITY);
+    const now = Date.now();
+    if (expiresAt <= now) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.makeRoom(now);
+    this.entries.set(key, { value, expiresAt });
+  }
+
+  clear() {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  private makeRoom(now: number) {
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) this.entries.delete(key);
+    }
+    // Maps iterate in insertion order, so the first keys are the oldest.
+    for (const key of this.entries.keys()) {
+      if (this.entries.size < this.maxEntries) break;
+      this.entries.delete(key);
+    }
+  }
+}
+
+const cachesByDb = new WeakMap<Db, CredentialCache<unknown>>();
+
+/** The credential cache of the app using `db`; undefined when caching is off. */
+export function credentialCacheOf<V>(db: Db): CredentialCache<V> | undefined {
+  return cachesByDb.get(db) as CredentialCache<V> | undefined;
+}
+
+/**
+ * Caches API credentials for `ttlMs` (0: never). The cache answers once the app is ready and listening on the
+ * database's channel; while the listener is down it answers nothing and reconnects with backoff.
+ */
+export function registerCredentialCache(app: FastifyInstance, database: Database, ttlMs: number) {
+  if (ttlMs <= 0) return;
+  const cache = new CredentialCache<unknown>(ttlMs);
+  cachesByDb.set(database.db, cache);
+  const stopLocal = onPrincipalsChanged(database.db, () => cache.clear());
+  let stopped = false;
+  let unlisten: (() => Promise<void>) | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let failures = 0;
+
+  const down = (error: unknown) => {
+    cache.setListening(false);
+    if (stopped) return;
+    // Logged once per outage: the server keeps answering, only without the cache.
+    if (failures === 0) {
+      app.log.warn({ err: error }, 'credential cache off: lost the database notification listener');
+    }
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures);
+    failures += 1;
+    retry = setTimeout(() => void connect(), delay);
+    retry.unref();
+  };
+  const connect = async () => {
+    retry = null;
+    try {
+      const stop = await database.listen(
+        PRINCIPALS_CHANNEL,
+        () => cache.clear(),
+        () => {
+          unlisten = null;
+          down(new Error('listener connection ended'));
+        },
+      );
+      if (stopped) {
+        await stop();
+        return;
+      }
+      unlisten = stop;
+      if (failures > 0) app.log.info('credential cache on: listening to the database again');
+      failures = 0;
+      cache.setListening(true);
+    } catch (error) {
+      down(error);
+    }
+  };
+
+  app.addHook('onReady', connect);
+  app.addHook('onClose', async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    cache.setListening(false);
+    stopLocal();
+    cachesByDb.delete(database.db);
+    await unlisten?.();
+  });
+}
