@@ -207,6 +207,29 @@ describe('extractive answer', () => {
     );
   });
 
+  it('reuses a passage analysed before only while its chunk keeps the same text, title and heading path', () => {
+    const passage = (text: string, title = 'Returns', headingPath: string[] = []): Passage => ({
+      chunkId: 'chunk-reused',
+      sourceId: 'source-1',
+      text,
+      score: 1,
+      title,
+      headingPath,
+    });
+    const ask = (p: Passage) =>
+      extractiveAnswer({ question: 'How long is the refund window?', passages: [p] });
+    const first = 'The refund window is thirty days from delivery.';
+    expect(ask(passage(first))?.answer).toBe(`${first} [1]`);
+    expect(ask(passage(first))?.answer).toBe(`${first} [1]`);
+    // The same chunk id with other text (a re-synced source) is analysed again.
+    const changed = 'The refund window is fourteen days from delivery.';
+    expect(ask(passage(changed))?.answer).toBe(`${changed} [1]`);
+    // A sentence that became the source's title is a label, never quoted.
+    expect(ask(passage(changed, 'The refund window is fourteen days from delivery'))).toBeNull();
+    expect(ask(passage(changed, 'Returns', ['The refund window is fourteen days from delivery']))).toBeNull();
+    expect(ask(passage(changed))?.answer).toBe(`${changed} [1]`);
+  });
+
   it('cuts a very long sentence to a window of whole words around the question terms', () => {
     const filler = (word: string, count: number) => Array.from({ length: count }, () => word).join(' ');
     const sentence = `${filler('lorem', 60)} the warranty covers accidental damage ${filler('ipsum', 60)}.`;

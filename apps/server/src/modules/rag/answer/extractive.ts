@@ -1,4 +1,4 @@
-import { baseLanguage, fold, isAscii, splitSentences, terms } from './text';
+import { baseLanguage, fold, isAscii, splitSentences, terms, termsOfWords } from './text';
 import { toSource, type AnswerSource, type Passage } from './types';
 
 export interface ExtractiveInput {
@@ -45,14 +45,14 @@ interface Candidate {
   source: Passage;
   index: number;
   text: string;
-  terms: string[];
+  terms: readonly string[];
   score: number;
 }
 
 const ENDS_LIKE_SENTENCE = /[.!?;:…)"'»”’。！？]$/u;
 const LIST_MARKER = /^\s*(?:[-*•]|\d{1,3}[.)])\s+/u;
 
-/** The text folded, with every run of characters other than letters and digits as one space. */
+/** The text folded, with every run of characters other than letters and digits as one space (its words, for terms). */
 const comparable = (text: string) => {
   const folded = fold(text);
   // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
@@ -82,6 +82,46 @@ function quotableSentences(passage: Passage, language: string): { text: string; 
     out.push({ text: sentence, key });
   }
   return out;
+}
+
+interface QuotableSentence {
+  text: string;
+  key: string;
+  terms: readonly string[];
+}
+
+/** What one passage gave: checked against the passage before use, since a chunk id alone may be reused. */
+interface AnalysedPassage {
+  text: string;
+  labels: string;
+  sentences: readonly QuotableSentence[];
+}
+
+/** Passages analysed lately, least recently used first: the passages that answer many questions are split once. */
+const MAX_ANALYSED_PASSAGES = 2_000;
+const analysedPassages = new Map<string, AnalysedPassage>();
+
+/** quotableSentences with the terms of each, remembered per chunk and language (bounded, least recently used out). */
+function analysedSentences(passage: Passage, language: string): readonly QuotableSentence[] {
+  const id = `${language}\u0000${passage.chunkId}`;
+  const labels = [passage.title, ...passage.headingPath].join('\u0000');
+  const known = analysedPassages.get(id);
+  analysedPassages.delete(id);
+  if (known && known.text === passage.text && known.labels === labels) {
+    analysedPassages.set(id, known);
+    return known.sentences;
+  }
+  const sentences = quotableSentences(passage, language).map(({ text, key }) => ({
+    text,
+    key,
+    terms: termsOfWords(key, language),
+  }));
+  if (analysedPassages.size >= MAX_ANALYSED_PASSAGES) {
+    const oldest = analysedPassages.keys().next();
+    if (!oldest.done) analysedPassages.delete(oldest.value);
+  }
+  analysedPassages.set(id, { text: passage.text, labels, sentences });
+  return sentences;
 }
 
 /** Cuts a sentence longer than `maxChars` to the run of whole words that holds the most question terms. */
@@ -134,11 +174,11 @@ export function extractiveAnswer(input: ExtractiveInput): ExtractiveAnswer | nul
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   passages.forEach((passage, p) => {
-    quotableSentences(passage, language).forEach(({ text, key }, index) => {
+    analysedSentences(passage, language).forEach(({ text, key, terms: sentenceTerms }, index) => {
       // Overlapping chunks repeat sentences; the better-ranked copy is kept.
       if (seen.has(key)) return;
       seen.add(key);
-      candidates.push({ passage: p, source: passage, index, text, terms: terms(text, language), score: 0 });
+      candidates.push({ passage: p, source: passage, index, text, terms: sentenceTerms, score: 0 });
     });
   });
   if (candidates.length === 0) return null;

@@ -172,28 +172,56 @@ function termOf(word: string, language: string, stops: Set<string> | undefined):
 const MAX_KNOWN_WORDS = 50_000;
 const knownWords = new Map<string, Map<string, string | null>>();
 
+/** The table of words seen in `language` (a base code), emptied when full. */
+function knownWordsOf(language: string): Map<string, string | null> {
+  let known = knownWords.get(language);
+  if (!known || known.size >= MAX_KNOWN_WORDS) {
+    known = new Map();
+    knownWords.set(language, known);
+  }
+  return known;
+}
+
+function pushTerm(
+  out: string[],
+  word: string,
+  language: string,
+  known: Map<string, string | null>,
+  stops: Set<string> | undefined,
+) {
+  let term = known.get(word);
+  if (term === undefined) {
+    term = termOf(word, language, stops);
+    known.set(word, term);
+  }
+  if (term !== null) out.push(term);
+}
+
 /** The content terms of a text: lower-cased words of Unicode letters and digits, stop words dropped, stemmed. */
 export function terms(text: string, language: string): string[] {
   const lang = baseLanguage(language);
   const stops = stopSets.get(lang);
-  let known = knownWords.get(lang);
-  if (!known || known.size >= MAX_KNOWN_WORDS) {
-    known = new Map();
-    knownWords.set(lang, known);
-  }
+  const known = knownWordsOf(lang);
   const out: string[] = [];
   const folded = fold(text);
   // In ASCII text the letters and digits are [a-z0-9] once lower-cased.
   const word = isAscii(folded) ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu;
   for (let match = word.exec(folded); match; match = word.exec(folded)) {
-    const found = match[0];
-    let term = known.get(found);
-    if (term === undefined) {
-      term = termOf(found, lang, stops);
-      known.set(found, term);
-    }
-    if (term !== null) out.push(term);
+    pushTerm(out, match[0], lang, known, stops);
   }
+  return out;
+}
+
+/**
+ * The content terms of a text already folded to its words separated by single spaces (as the extractive answer
+ * compares sentences): the same as terms() of the original text, without folding and scanning it again.
+ */
+export function termsOfWords(words: string, language: string): string[] {
+  const lang = baseLanguage(language);
+  const stops = stopSets.get(lang);
+  const known = knownWordsOf(lang);
+  const out: string[] = [];
+  for (const word of words.split(' ')) if (word) pushTerm(out, word, lang, known, stops);
   return out;
 }
 
