@@ -42,6 +42,11 @@ const SERVERS = arg('servers', '1,2').split(',').map(Number);
 // Writes a V8 CPU profile of every server process to this folder (open it in Chrome DevTools).
 const PROFILE_DIR = arg('profile', null);
 const WARM_UP = 300;
+// Questions per measured run. Every run gets questions of its own (none repeats another run's), so no cache of
+// passages or answers meets the same question twice; a direct run uses the questions of the one-process API run at
+// its concurrency, so both send the same retrieval statements.
+const PER_RUN = QUERIES * ROUNDS;
+const runSlot = (serverIndex, concurrencyIndex) => serverIndex * CONCURRENCY.length + concurrencyIndex;
 const TOP_K = 5;
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Answer-Passw0rd-2026' };
 // Raised for the bench so the limits never refuse a request; the figures are the server's, not the limiter's.
@@ -137,10 +142,11 @@ function postJson(agent, url, headers, body) {
   });
 }
 
-async function apiRuns(urls, headers, ragId, questions, measured) {
+async function apiRuns(urls, headers, ragId, { warmUp, forConcurrency }, measured) {
   // Keep-alive connections, one per request in flight, as fetch keeps them.
   const agent = new http.Agent({ keepAlive: true });
   let turn = 0;
+  let timings = [];
   const answerOne = async (question) => {
     const url = urls[turn++ % urls.length];
     const { status, body } = await postJson(agent, `${url}/v1/rags/${ragId}/answer`, headers, { question });
@@ -148,11 +154,11 @@ async function apiRuns(urls, headers, ragId, questions, measured) {
     timings.push(body.timings);
     return body.kind;
   };
-  let timings = [];
-  await drive(questions.slice(0, WARM_UP), 8, answerOne);
+  await drive(warmUp, 8, answerOne);
   const runs = new Map();
   for (const concurrency of CONCURRENCY) {
     timings = [];
+    const questions = forConcurrency(concurrency);
     const meter = await cpuMeter(measured);
     const run = await drive(questions, concurrency, answerOne);
     const cpu = meter.stop(questions.length);
@@ -170,10 +176,11 @@ async function apiRuns(urls, headers, ragId, questions, measured) {
   return runs;
 }
 
-async function databaseRuns(run, statements, measured) {
-  await drive(statements.slice(0, WARM_UP), 8, run);
+async function databaseRuns(run, { warmUp, forConcurrency }, measured) {
+  await drive(warmUp, 8, run);
   const runs = new Map();
   for (const concurrency of CONCURRENCY) {
+    const statements = forConcurrency(concurrency);
     const meter = await cpuMeter(measured);
     const result = await drive(statements, concurrency, run);
     runs.set(concurrency, { ...result, cpu: meter.stop(statements.length) });
@@ -217,7 +224,8 @@ async function bench(driver, { sources, questions }) {
       server = await startServer(dataDir, null);
     }
     const loadMs = performance.now() - loadStarted;
-    const items = Array.from({ length: ROUNDS }, () => questions).flat();
+    const warmUp = questions.slice(0, WARM_UP);
+    const slot = (n) => questions.slice(WARM_UP + n * PER_RUN, WARM_UP + (n + 1) * PER_RUN);
     // Server count -> concurrency -> run. The first server stays up; the others start for their runs only.
     const api = new Map();
     try {
@@ -225,7 +233,7 @@ async function bench(driver, { sources, questions }) {
         name: 'Bench RAG',
         index_id: indexId,
       });
-      for (const count of postgres ? SERVERS : [1]) {
+      for (const [serverIndex, count] of (postgres ? SERVERS : [1]).entries()) {
         const more = [];
         try {
           for (let i = 1; i < count; i++)
@@ -238,7 +246,10 @@ async function bench(driver, { sources, questions }) {
               servers.map((s) => s.url),
               headers,
               rag.id,
-              items,
+              {
+                warmUp,
+                forConcurrency: (concurrency) => slot(runSlot(serverIndex, CONCURRENCY.indexOf(concurrency))),
+              },
               measured,
             ),
           );
@@ -249,14 +260,23 @@ async function bench(driver, { sources, questions }) {
     } finally {
       await server.stop();
     }
-    const statements = items.map((question) => statementOf(tenantId, loaded.knowledgeBaseId, question));
+    const statementsOf = (list) =>
+      list.map((question) => statementOf(tenantId, loaded.knowledgeBaseId, question));
+    const statements = {
+      warmUp: statementsOf(warmUp),
+      forConcurrency: (concurrency) => statementsOf(slot(runSlot(0, CONCURRENCY.indexOf(concurrency)))),
+    };
     let direct;
     if (postgres) {
-      // A plain pool the size of the server's (10 connections).
+      // A plain pool the size of the server's (10 connections), sending the statement prepared under one name as the
+      // server sends its own (parsed once per connection): unprepared, each query would also pay its parsing.
       const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
       try {
         direct = await databaseRuns(
-          async (q) => ((await pool.query(q.sql, q.params)).rows.length > 0 ? 'hits' : 'none'),
+          async (q) =>
+            (await pool.query({ name: 'bench_keyword', text: q.sql, values: q.params })).rows.length > 0
+              ? 'hits'
+              : 'none',
           statements,
           { databaseUrl: postgres.url },
         );
@@ -275,7 +295,7 @@ async function bench(driver, { sources, questions }) {
         await database.close();
       }
     }
-    return { driver, chunks: loaded.chunks, loadMs, api, direct, requests: items.length };
+    return { driver, chunks: loaded.chunks, loadMs, api, direct };
   } finally {
     await postgres?.drop();
     await rm(work, { recursive: true, force: true });
@@ -290,14 +310,18 @@ if (!process.argv.includes('--no-build')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const data = handbook({ seed: 20261123, chunks: CHUNKS, questions: QUERIES });
+const data = handbook({
+  seed: 20261123,
+  chunks: CHUNKS,
+  questions: WARM_UP + PER_RUN * runSlot(SERVERS.length, 0),
+});
 const results = [];
 for (const driver of DRIVERS) results.push(await bench(driver, data));
 
 const describe = (labels) => [...labels].map(([label, count]) => `${label} ${count}`).join(', ');
 console.log(
   `\nPOST /v1/rags/{id}/answer (extractive, keyword index, top ${TOP_K}, API credential) against keywordSearchSql ` +
-    `sent straight to the database; ${QUERIES} questions x ${ROUNDS} rounds per concurrency after ${WARM_UP} ` +
+    `sent straight to the database; ${PER_RUN} questions of its own per run (--queries x --rounds) after ${WARM_UP} ` +
     `warm-up requests; node:http with keep-alive over loopback.\nRate limits raised for the bench: ` +
     `RATE_LIMIT_MAX=${LIMITS.RATE_LIMIT_MAX}, RAG_ANSWER_RATE_LIMIT=${LIMITS.RAG_ANSWER_RATE_LIMIT}. ` +
     'PostgreSQL: the server and the direct run each use a pool of 10 connections.\n',
