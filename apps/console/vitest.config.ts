@@ -9,5 +9,9 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     restoreMocks: true,
+    // Two files at a time: Vitest's default (one worker fewer than the cores) runs them one by one on two cores.
+    // A test has 15 s instead of 5: with both cores busy, a screen's first render and lazy imports take longer.
+    maxWorkers: 2,
+    testTimeout: 15_000,
   },
 });

@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Two test files at a time: most of a file's time is spent waiting on PostgreSQL, PGlite or the network, and
+    // Vitest's default (one worker fewer than the cores) runs them one by one on a two-core machine.
+    maxWorkers: 2,
     globalSetup: ['src/test/database-template.ts'],
     projects: databases.map((name) => ({
       extends: true,
