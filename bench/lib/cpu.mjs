@@ -38,11 +38,13 @@ async function backendPids(url) {
  */
 export async function cpuMeter({ serverPids = [], databaseUrl = null }) {
   const backends = databaseUrl ? await backendPids(databaseUrl) : [];
+  // Each server process read once per reading; null when there is none or one cannot be read.
+  const serverCpu = () => {
+    const readings = serverPids.map(processCpuMs);
+    return readings.length === 0 || readings.includes(null) ? null : readings.reduce((a, b) => a + b, 0);
+  };
   const read = () => ({
-    server:
-      serverPids.length === 0 || serverPids.some((pid) => processCpuMs(pid) === null)
-        ? null
-        : serverPids.reduce((total, pid) => total + (processCpuMs(pid) ?? 0), 0),
+    server: serverCpu(),
     // Per backend: one that ended meanwhile (a job queue's connection, say) is left out of both readings.
     database: databaseUrl ? backends.map(processCpuMs) : null,
     client: (() => {
