@@ -10,6 +10,9 @@ export default defineConfig({
     // Two test files at a time: most of a file's time is spent waiting on PostgreSQL, PGlite or the network, and
     // Vitest's default (one worker fewer than the cores) runs them one by one on a two-core machine.
     maxWorkers: 2,
+    // A worker keeps its imported modules from one file to the next: importing the app for each of the 150 files
+    // cost more than half the suite. Every file builds its own app and database, so no state crosses files.
+    isolate: false,
     globalSetup: ['src/test/database-template.ts'],
     projects: databases.map((name) => ({
       extends: true,

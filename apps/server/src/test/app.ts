@@ -114,7 +114,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env,
     logs,
     async close() {
-      await app.close();
+      // A test that listened may leave a client's spare connection open without a request; Node would keep it
+      // until its headers timeout (over a minute), and nothing is in flight once a test file ends.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await drop();
     },
   };
