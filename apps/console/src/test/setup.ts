@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
@@ -33,6 +34,8 @@ window.scrollTo = () => {};
 
 afterEach(() => {
   cleanup();
+  // Toasts live in a module-level store that outlives a test's render (and a file, as workers reuse modules).
+  notifications.clean();
   window.localStorage.clear();
   document.documentElement.removeAttribute('data-mantine-color-scheme');
 });
