@@ -196,14 +196,21 @@ describe('rate limits stored in the database', () => {
     expect(places).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     expect(await countOf(database, 'busy')).toBe(1 + 2 + 4 + 8 + 10);
 
-    // Concurrent requests of one key share reservations and each gets its own place.
+    // Concurrent requests of one key share reservations and get their places in the order they came.
     const together = await Promise.all(
       Array.from({ length: 40 }, () => counters.hit('test', 'together', 60_000, 640)),
     );
-    expect(together.map((hit) => hit.current).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 40 }, (_, i) => i + 1),
-    );
+    expect(together.map((hit) => hit.current)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(await countOf(database, 'together')).toBeLessThan(40 + leaseCap(640));
+
+    // A request arriving while others wait queues behind them instead of taking the places they wait for.
+    const early = Array.from({ length: 30 }, () => counters.hit('test', 'burst', 60_000, 640));
+    await early[0];
+    const late = Array.from({ length: 30 }, () => counters.hit('test', 'burst', 60_000, 640));
+    const earlyPlaces = (await Promise.all(early)).map((hit) => hit.current);
+    const latePlaces = (await Promise.all(late)).map((hit) => hit.current);
+    expect(Math.max(...earlyPlaces)).toBeLessThan(Math.min(...latePlaces));
+    expect([...earlyPlaces, ...latePlaces]).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
   });
 
   it('never lets more than the limit through across processes that reserve places', async () => {
@@ -221,6 +228,17 @@ describe('rate limits stored in the database', () => {
     expect(allowed).toBeLessThanOrEqual(max);
     expect(allowed).toBeGreaterThanOrEqual(max - 2 * (leaseCap(max) - 1));
     expect(new Set(hits.map((hit) => hit.current)).size).toBe(800);
+  });
+
+  it('fails every waiting request of a key, the first included, when its reservation fails', async () => {
+    const database = await throwawayDatabase();
+    const connection = await secondConnection(database);
+    const counters = new LeasedCounters(connection.db);
+    await connection.close();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => counters.hit('test', 'down', 60_000, 640)),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(5).fill('rejected'));
   });
 
   it('lets requests through with a warning when the database is down', async () => {

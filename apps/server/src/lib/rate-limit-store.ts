@@ -68,6 +68,11 @@ interface Lease {
   reservedAt: number;
 }
 
+interface Waiter {
+  resolve: (hit: RateLimitHit) => void;
+  reject: (error: unknown) => void;
+}
+
 /** The most places one reservation may take for a limit of `max`. */
 export const leaseCap = (max: number) => Math.max(1, Math.min(MAX_LEASE, Math.floor(max / LEASE_SHARE)));
 
@@ -78,11 +83,14 @@ export const leaseCap = (max: number) => Math.max(1, Math.min(MAX_LEASE, Math.fl
  * the process that reserved them, so all processes together never let more than `max` requests through a
  * window. What a process reserved and did not use still counts until the window ends: at most leaseCap(max) - 1
  * places per process, which only ever refuses early, never late. Concurrent requests of one key wait for one
- * reservation instead of each making its own.
+ * reservation instead of each making its own, in their order of arrival: a request arriving while others wait
+ * queues behind them (a burst cannot starve its first requests), and a reservation takes at least as many places
+ * as requests wait, up to leaseCap.
  */
 export class LeasedCounters {
   private readonly leases = new Map<string, Lease>();
-  private readonly reserving = new Map<string, Promise<unknown>>();
+  /** The requests of a key waiting for places, first come first served; a key is here while it is served. */
+  private readonly waiting = new Map<string, Waiter[]>();
 
   constructor(private readonly db: Db) {}
 
@@ -90,19 +98,35 @@ export class LeasedCounters {
     const cap = leaseCap(max);
     if (cap === 1) return hitCounter(this.db, bucket, key, windowMs);
     const id = `${bucket}\u0000${storedKey(key)}`;
-    for (;;) {
+    if (!this.waiting.has(id)) {
       const taken = this.take(id);
       if (taken) return taken;
-      const pending = this.reserving.get(id);
-      if (!pending) break;
-      await pending.catch(() => undefined);
     }
-    const reservation = this.reserve(id, bucket, key, windowMs, max, cap);
-    this.reserving.set(id, reservation);
+    return new Promise<RateLimitHit>((resolve, reject) => {
+      const queue = this.waiting.get(id);
+      if (queue) {
+        queue.push({ resolve, reject });
+        return;
+      }
+      this.waiting.set(id, [{ resolve, reject }]);
+      void this.serve(id, bucket, key, windowMs, max, cap);
+    });
+  }
+
+  /** Hands places to the waiting requests of `id` in order, reserving more until none waits. */
+  private async serve(id: string, bucket: string, key: string, windowMs: number, max: number, cap: number) {
+    const queue = this.waiting.get(id) ?? [];
     try {
-      return await reservation;
+      // The head of the queue leaves it only once it has its place, so a failed reservation reaches it too.
+      for (let waiter = queue[0]; waiter; waiter = queue[0]) {
+        const hit = this.take(id) ?? (await this.reserve(id, bucket, key, windowMs, max, cap, queue.length));
+        queue.shift();
+        waiter.resolve(hit);
+      }
+    } catch (error) {
+      for (const waiter of queue.splice(0)) waiter.reject(error);
     } finally {
-      if (this.reserving.get(id) === reservation) this.reserving.delete(id);
+      this.waiting.delete(id);
     }
   }
 
@@ -121,11 +145,12 @@ export class LeasedCounters {
     windowMs: number,
     max: number,
     cap: number,
+    waiting: number,
   ): Promise<RateLimitHit> {
     const now = Date.now();
     const previous = this.leases.get(id);
     const busy = previous !== undefined && previous.until > now && now - previous.reservedAt < BUSY_MS;
-    const size = busy ? Math.min(cap, previous.size * 2) : 1;
+    const size = Math.min(cap, Math.max(waiting, busy ? previous.size * 2 : 1));
     const hit = await hitCounter(this.db, bucket, key, windowMs, size);
     const first = hit.current - size + 1;
     this.keep(id, {
