@@ -37,7 +37,7 @@ describe('loadIndex', () => {
   it('reads the knowledge bases in their order and whether any of them holds a Q&A pair, in one row', async () => {
     const both = await makeIndex(t, ids.a, 'Both', [kb.qa, kb.text]);
     const loaded = await loadIndex(t.database.db, ids.a, both);
-    expect(loaded?.row).toMatchObject({ id: both, tenantId: ids.a, name: 'Both' });
+    expect(loaded?.row).toMatchObject({ id: both, tenantId: ids.a, mode: 'keyword' });
     expect(loaded?.knowledgeBaseIds).toEqual([kb.qa, kb.text]);
     expect(loaded?.hasQa).toBe(true);
 

@@ -74,9 +74,21 @@ export function registerVectorSearch(db: Db, deps: VectorSearchDeps): void {
   registered.set(db, deps);
 }
 
+/** The columns of an index row that searching and answering read; a statement that loads an index reads only these. */
+export const searchedIndexColumns = {
+  id: indexes.id,
+  tenantId: indexes.tenantId,
+  mode: indexes.mode,
+  topK: indexes.topK,
+  scoreThreshold: indexes.scoreThreshold,
+  embeddingModelId: indexes.embeddingModelId,
+  embeddingState: indexes.embeddingState,
+};
+export type SearchedIndex = Pick<IndexRow, keyof typeof searchedIndexColumns>;
+
 /** One of the tenant's indexes as retrieval needs it. */
 export interface LoadedIndex {
-  row: IndexRow;
+  row: SearchedIndex;
   /** The knowledge bases it covers, in their order. */
   knowledgeBaseIds: string[];
   /** Whether those knowledge bases hold any curated Q&A pair (without one, Q&A matching can find nothing). */
@@ -94,7 +106,7 @@ export interface LoadedIndex {
  */
 export async function loadIndex(db: Db, tenantId: string, indexId: string): Promise<LoadedIndex | null> {
   const [found] = await db
-    .select({ row: indexes, ...loadedIndexColumns(tenantId) })
+    .select({ row: searchedIndexColumns, ...loadedIndexColumns(tenantId) })
     .from(indexes)
     .where(and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId)));
   if (!found) return null;

@@ -17,6 +17,7 @@ import {
   ragAnswers,
   type RagAnswerChunk,
   type RagRow,
+  rags,
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { AnswerRecorder } from './answer-recorder';
@@ -55,10 +56,25 @@ export interface AnswerStream {
   reset(): void;
 }
 
+/** The columns of a RAG row that answering reads; the answering route's statement reads only these. */
+export const answeredRagColumns = {
+  id: rags.id,
+  tenantId: rags.tenantId,
+  name: rags.name,
+  indexId: rags.indexId,
+  promptId: rags.promptId,
+  modelId: rags.modelId,
+  fallbackText: rags.fallbackText,
+  citations: rags.citations,
+  maxContextChars: rags.maxContextChars,
+  language: rags.language,
+};
+export type AnsweredRag = Pick<RagRow, keyof typeof answeredRagColumns>;
+
 export interface AnswerInput {
   /** The tenant asking; the RAG must be its own, and every statement is filtered by it. */
   tenantId: string;
-  rag: RagRow;
+  rag: AnsweredRag;
   /** The RAG's index as loadIndex reads it for the same tenant (null: not the tenant's), so it is not read twice. */
   index?: LoadedIndex | null;
   question: string;

@@ -7,9 +7,16 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
-import { indexKeywordHitsColumn, type LoadedIndex, loadedIndexColumns, loadIndex } from '../indexes/search';
+import {
+  indexKeywordHitsColumn,
+  type LoadedIndex,
+  loadedIndexColumns,
+  loadIndex,
+  searchedIndexColumns,
+} from '../indexes/search';
 import { storableText } from '../knowledge/retrieval/safe-text';
 import { modelsOfferedTo } from '../models/models.service';
+import { type AnsweredRag, answeredRagColumns } from './rag-answer';
 
 export const RAG_NOT_FOUND = 'RAG not found';
 
@@ -111,14 +118,14 @@ export async function getRagForAnswer(
   principal: Principal,
   id: string,
   question: string,
-): Promise<{ rag: RagRow; index: LoadedIndex | null }> {
+): Promise<{ rag: AnsweredRag; index: LoadedIndex | null }> {
   const started = performance.now();
   const [found] = await preparedQuery(db, 'rag_for_answer', (on, name) => {
     const tenantId = sql.placeholder('tenantId');
     return on
       .select({
-        rag: rags,
-        index: indexes,
+        rag: answeredRagColumns,
+        index: searchedIndexColumns,
         ...loadedIndexColumns(tenantId),
         keywordHits: indexKeywordHitsColumn(tenantId, sql.placeholder('query')),
       })
