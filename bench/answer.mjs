@@ -3,13 +3,15 @@
 // (keywordSearchSql) sent straight to the database with the same concurrency. The corpus (about 10k chunks of
 // synthetic English-like text) is added through the API as text sources and read by the server's own
 // ingestion; the index row is written straight to the tables, the RAG is made with POST /v1/rags. On PostgreSQL
-// the API runs with one server process and again with several (--servers), the way the product scales. Budget:
-// the API reaches at least half the database's rate, judged on the largest number of processes measured. Each
-// run also prints the CPU milliseconds per request of the server, the database and the client.
+// the API runs with one server process and again with several (--servers), the way the product scales. Both
+// sides run at every concurrency (--concurrency); a side's rate is the most requests per second it reached at any
+// of them (at a low concurrency a side waits on its own round trips instead of working). Budget: for every driver
+// and number of processes, the API's rate is at least half the database's. Each run also prints the CPU
+// milliseconds per request of the server, the database and the client.
 // PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after;
 // PGlite is the server's embedded default (the direct run opens its data directory once the server stopped).
 // Prints figures; never part of `npm test`.
-//   npm run bench:answer -- [--chunks 10000] [--queries 1000] [--rounds 2] [--concurrency 8,32]
+//   npm run bench:answer -- [--chunks 10000] [--queries 1000] [--rounds 2] [--concurrency 8,32,64]
 //                           [--drivers pglite,postgres] [--servers 1,2] [--no-build]
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,7 +36,7 @@ const arg = (name, fallback) => {
 const CHUNKS = Number(arg('chunks', '10000'));
 const QUERIES = Number(arg('queries', '1000'));
 const ROUNDS = Number(arg('rounds', '2'));
-const CONCURRENCY = arg('concurrency', '8,32').split(',').map(Number);
+const CONCURRENCY = arg('concurrency', '8,32,64').split(',').map(Number);
 const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
 // Server processes answering on PostgreSQL, the requests spread over them in turn as a load balancer would (the
 // product scales by processes; PGlite has one owner, so it always runs one).
@@ -328,25 +330,38 @@ console.log(
 );
 console.log(
   `${'driver'.padEnd(9)}${pad('chunks', 7)}${pad('procs', 6)}${pad('conc', 5)}${pad('API rps', 10)}${pad('p50 ms', 8)}` +
-    `${pad('p99 ms', 8)}${pad('DB rps', 10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('API/DB', 8)}  budget >= 0.5`,
+    `${pad('p99 ms', 8)}${pad('DB rps', 10)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('API/DB', 8)}`,
 );
-// The budget is judged on the largest deployment measured: one server process per core is how the product runs.
+// A side's rate is the most requests per second it reached at any concurrency measured.
+const peak = (runs) => {
+  let best = { concurrency: 0, rps: 0 };
+  for (const [concurrency, run] of runs) if (run.rps > best.rps) best = { concurrency, rps: run.rps };
+  return best;
+};
 let failed = false;
 for (const row of results) {
-  const largest = Math.max(...row.api.keys());
   for (const [count, runs] of row.api) {
     for (const concurrency of CONCURRENCY) {
       const api = runs.get(concurrency);
       const direct = row.direct.get(concurrency);
-      const ratio = api.rps / direct.rps;
-      if (count === largest) failed ||= ratio < 0.5;
       console.log(
         `${row.driver.padEnd(9)}${pad(row.chunks, 7)}${pad(count, 6)}${pad(concurrency, 5)}${pad(api.rps.toFixed(0), 10)}` +
           `${pad(api.p50.toFixed(1), 8)}${pad(api.p99.toFixed(1), 8)}${pad(direct.rps.toFixed(0), 10)}` +
-          `${pad(direct.p50.toFixed(1), 8)}${pad(direct.p99.toFixed(1), 8)}${pad(ratio.toFixed(2), 8)}  ` +
-          `${ratio >= 0.5 ? 'PASS' : 'FAIL'}  (answers: ${describe(api.labels)}; statements: ${describe(direct.labels)})`,
+          `${pad(direct.p50.toFixed(1), 8)}${pad(direct.p99.toFixed(1), 8)}${pad((api.rps / direct.rps).toFixed(2), 8)}` +
+          `  (answers: ${describe(api.labels)}; statements: ${describe(direct.labels)})`,
       );
     }
+  }
+  const database = peak(row.direct);
+  for (const [count, runs] of row.api) {
+    const api = peak(runs);
+    const ratio = api.rps / database.rps;
+    failed ||= ratio < 0.5;
+    console.log(
+      `${row.driver.padEnd(9)}${count} proc: rate ${api.rps.toFixed(0)} answers/s (at concurrency ${api.concurrency}) ` +
+        `against ${database.rps.toFixed(0)} statements/s (at ${database.concurrency}): ${ratio.toFixed(2)}, ` +
+        `budget >= 0.5 ${ratio >= 0.5 ? 'PASS' : 'FAIL'}`,
+    );
   }
   // On PGlite the database runs inside the server, and inside the client in the direct run.
   const databaseName = row.driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
