@@ -46,6 +46,11 @@ const settled = () => waitFor(() => expect(document.querySelector('[aria-busy="t
 const intents = () => server.calls.filter((call) => call.path === '/v1/intent');
 const log = () => screen.getByRole('log');
 
+// The loader holds its messages until the window says it is ready, and the window says so only once it listens.
+async function hostHeardReady(toHost: () => unknown[]) {
+  await waitFor(() => expect(toHost()).toContainEqual({ source: PROTOCOL_SOURCE, type: 'ready' }));
+}
+
 function fromHost(data: unknown, origin = HOST) {
   act(() => {
     window.dispatchEvent(new MessageEvent('message', { data, origin, source: window }));
@@ -396,8 +401,9 @@ describe('menus, agents and language', () => {
   });
 
   it('shows no language picker without a translation service, but the host can still set the language', async () => {
-    renderApp(bot({ language: { autoTranslate: true } }));
+    const { toHost } = renderApp(bot({ language: { autoTranslate: true } }));
     await screen.findByRole('textbox', { name: 'Message' });
+    await hostHeardReady(toHost);
     expect(screen.queryByRole('combobox', { name: 'Language' })).toBeNull();
     fromHost({ source: PROTOCOL_SOURCE, type: 'setLanguage', language: 'de' });
     fromHost({ source: PROTOCOL_SOURCE, type: 'send', text: 'From the host' });
@@ -462,8 +468,9 @@ describe('keyboard', () => {
   });
 
   it('focuses the input when the host says the window opened', async () => {
-    renderApp(bot());
+    const { toHost } = renderApp(bot());
     const input = await screen.findByRole('textbox', { name: 'Message' });
+    await hostHeardReady(toHost);
     fromHost({ source: PROTOCOL_SOURCE, type: 'opened' });
     expect(document.activeElement).toBe(input);
   });
