@@ -29,7 +29,7 @@ import { botTemplateRoutes } from './modules/bot-templates/bot-templates.routes'
 import { botRoutes } from './modules/bots/bots.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
-import { startBotTesting } from './modules/bot-testing/bot-tests.service';
+import { startBotTesting } from './modules/bot-testing/bot-test-runner';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { visitorRoutes } from './modules/conversations/visitor.routes';
 import { createWidgetAccess, type WidgetAccess } from './modules/widget/widget-access';

@@ -25,14 +25,8 @@ import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { createBotSecrets } from '../bots/bots.service';
 import { makeChatModel, makeIndex, makeKnowledge } from '../rag/rags.test-support';
-import {
-  failInterruptedRuns,
-  INTERRUPTED,
-  judge,
-  normaliseForJudging,
-  type RunnerDeps,
-  runTestRun,
-} from './bot-tests.service';
+import { judge, normaliseForJudging } from './bot-test-judge';
+import { failInterruptedRuns, INTERRUPTED, type RunnerDeps, runTestRun } from './bot-test-runner';
 
 /*
  * Staff chat and bot test suites against real databases (PGlite and PostgreSQL) and the local OpenAI-compatible

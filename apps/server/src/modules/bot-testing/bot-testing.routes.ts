@@ -35,14 +35,12 @@ import {
   type BotTestingDeps,
   createCase,
   deleteCase,
-  getRun,
   listCases,
-  listRuns,
   listTestSources,
-  type RunnerDeps,
-  startRun,
   updateCase,
-} from './bot-tests.service';
+} from './bot-test-cases.service';
+import type { RunnerDeps } from './bot-test-runner';
+import { getRun, listRuns, startRun } from './bot-test-runs.service';
 
 const errors = {
   400: ErrorBodySchema,
