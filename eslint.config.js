@@ -18,6 +18,23 @@ function consoleZone(file) {
   return { layer, feature: layer === 'features' ? feature : undefined };
 }
 
+/** The file a relative import, export or dynamic import names, resolved; null for packages and computed names. */
+function relativeTarget(context, source) {
+  if (source?.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+    return null;
+  return path.resolve(path.dirname(context.filename), source.value);
+}
+
+/** Runs `check` on the source of every import, re-export and dynamic import of a file. */
+function importVisitors(check) {
+  return {
+    ImportDeclaration: (node) => check(node.source),
+    ExportNamedDeclaration: (node) => check(node.source),
+    ExportAllDeclaration: (node) => check(node.source),
+    ImportExpression: (node) => check(node.source),
+  };
+}
+
 const importZones = {
   meta: {
     type: 'problem',
@@ -33,9 +50,9 @@ const importZones = {
     const from = consoleZone(context.filename);
     if (!from) return {};
     const check = (source) => {
-      if (source?.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
-        return;
-      const to = consoleZone(path.resolve(path.dirname(context.filename), source.value));
+      const target = relativeTarget(context, source);
+      if (!target) return;
+      const to = consoleZone(target);
       if (!to) return;
       if (from.layer === 'features' && to.layer === 'features' && from.feature !== to.feature) {
         context.report({
@@ -49,12 +66,134 @@ const importZones = {
         context.report({ node: source, messageId: 'upward', data: { from: from.layer, to: 'features' } });
       }
     };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
+    return importVisitors(check);
+  },
+};
+
+// The server's modules import downwards only, in this order (a module may import those before it). The
+// foundations (plugins, lib, db, storage, jobs) import no module, lib imports no plugin, and only the entry points
+// import the files that wire the app together.
+const SERVER_SRC = path.join(import.meta.dirname, 'apps/server/src');
+export const SERVER_MODULE_ORDER = [
+  'tenancy',
+  'auth',
+  'session',
+  'accounts',
+  'dashboard',
+  'files',
+  'models',
+  'integrations',
+  'prompts',
+  'knowledge',
+  'indexes',
+  'rag',
+  'bots',
+  'bot-templates',
+  'bot-testing',
+  'conversations',
+  'speech',
+  'widget',
+  'health',
+];
+/**
+ * Imports against that order which stand today, as `file -> imported file` from apps/server/src. The list only
+ * shrinks (a test fails on an entry whose import is gone): the widget wing takes widget-files, the visitor and
+ * speech routes into modules/widget; the identity plugins move under modules/auth; the app hands the installation
+ * secret to the route plugins instead of each loading it.
+ */
+export const SERVER_ORDER_DEBT = new Set([
+  'jobs/rate-limit-sweep.ts -> modules/auth/rate-limits',
+  'lib/audit.ts -> plugins/principal',
+  'modules/bot-templates/bot-templates.routes.ts -> bootstrap',
+  'modules/bot-testing/bot-testing.routes.ts -> bootstrap',
+  'modules/bots/bots.routes.ts -> bootstrap',
+  'modules/bots/bots.routes.ts -> modules/conversations/visitor.service',
+  'modules/bots/bots.routes.ts -> modules/speech/speech.service',
+  'modules/conversations/visitor.routes.ts -> bootstrap',
+  'modules/conversations/visitor.routes.ts -> modules/speech/auto-translate',
+  'modules/conversations/visitor.routes.ts -> modules/speech/speech.service',
+  'modules/files/files.routes.ts -> modules/bots/bots.service',
+  'modules/indexes/search.ts -> modules/rag/answer',
+  'modules/integrations/integrations.routes.ts -> bootstrap',
+  'modules/models/models.routes.ts -> bootstrap',
+  'modules/rag/rags.routes.ts -> bootstrap',
+  'modules/speech/speech.routes.ts -> bootstrap',
+  'modules/speech/speech.routes.ts -> modules/widget/widget-access',
+  'plugins/credential-cache.ts -> modules/tenancy/principals-changed',
+  'plugins/feature-guard.ts -> modules/auth/auth',
+  'plugins/feature-guard.ts -> modules/tenancy/tenant-features',
+  'plugins/origin-check.ts -> modules/auth/continue-url',
+  'plugins/principal.ts -> modules/accounts/credential-secrets',
+  'plugins/principal.ts -> modules/auth/auth',
+  'plugins/principal.ts -> modules/tenancy/tenant-features',
+  'plugins/principal.ts -> modules/tenancy/tenant-usable',
+  'plugins/widget-files.ts -> modules/bots/bots.routes',
+  'plugins/widget-files.ts -> modules/bots/bots.service',
+  'plugins/widget-files.ts -> modules/conversations/visitor.service',
+  'plugins/widget-files.ts -> modules/speech/speech.service',
+  'plugins/widget-files.ts -> modules/widget/widget-access',
+]);
+const SERVER_FOUNDATIONS = new Set(['plugins', 'lib', 'db', 'storage', 'jobs']);
+const SERVER_WIRING = new Set(['app', 'main', 'bootstrap']);
+
+/** Where a file sits in the server: a module, a foundation folder or a top-level file; null outside the server. */
+function serverZone(file) {
+  const relative = path.relative(SERVER_SRC, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  const parts = relative.split(path.sep);
+  if (parts[0] === 'modules' && parts.length > 2) return { kind: 'module', name: parts[1] };
+  if (parts.length === 1) {
+    const name = parts[0].replace(/\.[cm]?[jt]s$/, '');
+    return { kind: SERVER_WIRING.has(name) ? 'wiring' : 'top', name };
+  }
+  return { kind: SERVER_FOUNDATIONS.has(parts[0]) ? 'foundation' : 'top', name: parts[0] };
+}
+
+const serverModuleOrder = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Server modules import downwards only; foundations import no module.' },
+    schema: [],
+    messages: {
+      upward:
+        'modules/{{from}} may not import modules/{{to}}: {{to}} comes after {{from}} in the module order. Move the shared part down, or let app.ts hand it over.',
+      unordered:
+        'modules/{{name}} is not in the server module order (SERVER_MODULE_ORDER in eslint.config.js).',
+      foundation:
+        '{{from}}/ may not import modules/{{to}}: plugins, lib, db, storage and jobs import no module. Take what you need as a parameter.',
+      libPlugin: 'lib/ may not import plugins/: lib is below the plugins.',
+      wiring:
+        '{{from}} may not import {{to}}.ts: only the entry points wire the app; receive what you need from buildApp.',
+    },
+  },
+  create(context) {
+    const from = serverZone(context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      const target = relativeTarget(context, source);
+      if (!target) return;
+      const to = serverZone(target);
+      if (!to) return;
+      const edge = `${path.relative(SERVER_SRC, context.filename)} -> ${path.relative(SERVER_SRC, target)}`;
+      if (SERVER_ORDER_DEBT.has(edge.replace(/\.[cm]?[jt]s$/, ''))) return;
+      const fromName = from.kind === 'module' ? `modules/${from.name}` : from.name;
+      if (to.kind === 'wiring' && from.kind !== 'wiring') {
+        context.report({ node: source, messageId: 'wiring', data: { from: fromName, to: to.name } });
+      } else if (to.kind === 'module' && from.kind === 'foundation') {
+        context.report({ node: source, messageId: 'foundation', data: { from: from.name, to: to.name } });
+      } else if (from.kind === 'foundation' && from.name === 'lib' && to.name === 'plugins') {
+        context.report({ node: source, messageId: 'libPlugin' });
+      } else if (from.kind === 'module' && to.kind === 'module' && from.name !== to.name) {
+        const [fromRank, toRank] = [from.name, to.name].map((name) => SERVER_MODULE_ORDER.indexOf(name));
+        const unordered = fromRank === -1 ? from.name : toRank === -1 ? to.name : null;
+        if (unordered !== null) {
+          context.report({ node: source, messageId: 'unordered', data: { name: unordered } });
+        } else if (toRank > fromRank) {
+          context.report({ node: source, messageId: 'upward', data: { from: from.name, to: to.name } });
+        }
+      }
     };
+    return importVisitors(check);
   },
 };
 
@@ -132,6 +271,13 @@ export default tseslint.config(
     files: ['apps/console/src/**/*.{ts,tsx}'],
     plugins: { omnibot: { rules: { 'import-zones': importZones } } },
     rules: { 'omnibot/import-zones': 'error' },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    // Tests and their fixtures may reach any module to set a scene up.
+    ignores: ['**/*.test.ts', '**/*.test-support.ts', '**/*.fixtures.ts', 'apps/server/src/test/**'],
+    plugins: { omnibot: { rules: { 'server-module-order': serverModuleOrder } } },
+    rules: { 'omnibot/server-module-order': 'error' },
   },
   {
     // Browser apps talk to the server over HTTP only: no server, database or Node packages in their bundles.

@@ -1,4 +1,4 @@
-// The architecture rules of eslint.config.js: console layers and browser-only packages.
+// The architecture rules of eslint.config.js: console layers, server module order and browser-only packages.
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -12,7 +12,9 @@ const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disable
 async function boundaryErrors(filePath, code) {
   const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
   return result.messages
-    .filter((m) => m.ruleId === 'omnibot/import-zones' || m.ruleId === 'no-restricted-imports')
+    .filter((m) =>
+      ['omnibot/import-zones', 'omnibot/server-module-order', 'no-restricted-imports'].includes(m.ruleId),
+    )
     .map((m) => ({ rule: m.ruleId, severity: m.severity, message: m.message }));
 }
 
@@ -90,5 +92,59 @@ describe('browser apps never import server or Node code', () => {
       [],
     );
     expect(await boundaryErrors('apps/server/src/probe.ts', "import { value } from 'node:fs';")).toEqual([]);
+  });
+});
+
+describe('server module order', () => {
+  const order = (from, source) => boundaryErrors(from, `import { value } from '${source}';`);
+
+  it('a module importing a module later in the order is an error', async () => {
+    const errors = await order('apps/server/src/modules/bots/probe.ts', '../widget/widget-access');
+    expect(errors).toEqual([expect.objectContaining({ rule: 'omnibot/server-module-order', severity: 2 })]);
+    expect(errors[0].message).toContain('modules/bots may not import modules/widget');
+    expect(await order('apps/server/src/modules/indexes/search.ts', '../rag/rag-answer')).toHaveLength(1);
+    expect(await order('apps/server/src/modules/tenancy/probe.ts', '../auth/auth')).toHaveLength(1);
+  });
+
+  it('plugins, lib, db, storage and jobs import no module; lib imports no plugin', async () => {
+    for (const [file, source] of [
+      ['apps/server/src/plugins/probe.ts', '../modules/auth/auth'],
+      ['apps/server/src/lib/probe.ts', '../modules/tenancy/tenant-access'],
+      ['apps/server/src/db/probe.ts', '../modules/files/files.service'],
+      ['apps/server/src/storage/probe.ts', '../modules/files/files.service'],
+      ['apps/server/src/jobs/probe.ts', '../modules/auth/rate-limits'],
+      ['apps/server/src/lib/probe.ts', '../plugins/principal'],
+    ]) {
+      expect(await order(file, source), `${file} -> ${source}`).toEqual([
+        expect.objectContaining({ rule: 'omnibot/server-module-order' }),
+      ]);
+    }
+  });
+
+  it('only the entry points import the wiring; a module outside the order is named', async () => {
+    expect((await order('apps/server/src/modules/rag/probe.ts', '../../bootstrap'))[0].message).toContain(
+      'may not import bootstrap.ts',
+    );
+    expect(await order('apps/server/src/plugins/probe.ts', '../app')).toHaveLength(1);
+    expect((await order('apps/server/src/modules/bots/probe.ts', '../newcomer/x'))[0].message).toContain(
+      'modules/newcomer is not in the server module order',
+    );
+  });
+
+  it('allows downward imports, imports inside a module, foundations, and tests anywhere', async () => {
+    for (const [file, source] of [
+      ['apps/server/src/modules/widget/probe.ts', '../bots/bots.service'],
+      ['apps/server/src/modules/rag/probe.ts', '../indexes/search'],
+      ['apps/server/src/modules/rag/answer/probe.ts', '../rag-answer'],
+      ['apps/server/src/modules/bots/probe.ts', '../../lib/errors'],
+      ['apps/server/src/modules/bots/probe.ts', '../../plugins/principal'],
+      ['apps/server/src/lib/probe.ts', '../db/client'],
+      ['apps/server/src/app.ts', './modules/widget/widget-access'],
+      ['apps/server/src/main.ts', './bootstrap'],
+      ['apps/server/src/modules/files/probe.test.ts', '../bots/bots.service'],
+      ['apps/server/src/test/probe.ts', '../modules/widget/widget-access'],
+    ]) {
+      expect(await order(file, source), `${file} -> ${source}`).toEqual([]);
+    }
   });
 });
