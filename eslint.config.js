@@ -102,7 +102,6 @@ export const SERVER_MODULE_ORDER = [
  * secret to the route plugins instead of each loading it.
  */
 export const SERVER_ORDER_DEBT = new Set([
-  'jobs/rate-limit-sweep.ts -> modules/auth/rate-limits',
   'lib/audit.ts -> plugins/principal',
   'modules/bot-templates/bot-templates.routes.ts -> bootstrap',
   'modules/bot-testing/bot-testing.routes.ts -> bootstrap',
