@@ -12,6 +12,7 @@ import {
   maskText,
   passesLuhn,
   PIN_PATTERN,
+  presetOf,
   presetPattern,
 } from './masks';
 import { publicWidgetConfig, shownDisclaimer, WidgetConfigSchema } from './widget-config';
@@ -200,16 +201,30 @@ describe('presets together', () => {
 });
 
 describe('the mask pattern schema with presets', () => {
-  it('keeps a preset with the product expression, whatever expression was sent', () => {
-    const parsed = MaskPatternSchema.parse({ name: 'Cards', regExpression: '(a+)+', preset: 'card' });
-    expect(parsed).toEqual({ ...presetPattern('card'), name: 'Cards' });
-    expect(MaskPatternSchema.parse({ name: 'IBAN', preset: 'iban' })).toEqual(presetPattern('iban'));
+  it('takes a preset with its own expression or none, and refuses another expression for it', () => {
+    expect(MaskPatternSchema.parse({ name: 'IBAN', preset: 'iban' })).toEqual({
+      name: 'IBAN',
+      regExpression: '',
+      preset: 'iban',
+    });
+    expect(MaskPatternSchema.parse(presetPattern('card'))).toEqual(presetPattern('card'));
+    const other = MaskPatternSchema.safeParse({
+      name: 'Cards',
+      regExpression: String.raw`\d{16}`,
+      preset: 'card',
+    });
+    expect(other.error?.issues[0]).toMatchObject({
+      path: ['regExpression'],
+      message: expect.stringMatching(/leave its regular expression empty/) as string,
+    });
+    expect(maskText('card 4111111111111111', [MaskPatternSchema.parse({ name: 'C', preset: 'card' })])).toBe(
+      'card ****************',
+    );
   });
 
-  it('marks a stored PIN or SSN expression as its preset', () => {
-    expect(MaskPatternSchema.parse({ name: 'PIN', regExpression: PIN_PATTERN })).toEqual(
-      presetPattern('pin'),
-    );
+  it('reads a stored PIN or SSN expression as its preset', () => {
+    const parsed = MaskPatternSchema.parse({ name: 'PIN', regExpression: PIN_PATTERN });
+    expect(presetOf(parsed)?.id).toBe('pin');
   });
 
   it('refuses an unknown preset and still checks a custom expression', () => {

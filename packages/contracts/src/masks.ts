@@ -12,7 +12,9 @@ export * from './mask-text';
 
 /**
  * A pattern of the masking list: a named, safe regular expression, or a preset (`preset` given, or the preset's own
- * expression repeated), whose expression is always the product's and not checked as a tenant's would be.
+ * expression repeated, as older configurations store PIN and SSN). A preset is matched by the product's own
+ * expression, so its `regExpression` is left empty or repeats that expression. No transform here: the server also
+ * encodes its responses with these schemas.
  */
 export const MaskPatternSchema = z
   .object({
@@ -24,13 +26,18 @@ export const MaskPatternSchema = z
     preset: z.enum(MASK_PRESET_IDS, `A mask preset is one of: ${MASK_PRESET_IDS.join(', ')}.`).optional(),
   })
   .superRefine((pattern, ctx) => {
+    if (pattern.preset !== undefined) {
+      const own = MASK_PRESETS[pattern.preset].regExpression;
+      if (pattern.regExpression !== '' && pattern.regExpression !== own) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['regExpression'],
+          message: "A preset uses the product's own expression: leave its regular expression empty.",
+        });
+      }
+      return;
+    }
     if (presetOf(pattern) !== null) return;
     const problem = regexSafetyProblem(pattern.regExpression);
     if (problem !== null) ctx.addIssue({ code: 'custom', path: ['regExpression'], message: problem });
-  })
-  .transform((pattern) => {
-    const preset = presetOf(pattern);
-    return preset === null
-      ? { name: pattern.name, regExpression: pattern.regExpression }
-      : { name: pattern.name, regExpression: MASK_PRESETS[preset.id].regExpression, preset: preset.id };
   });

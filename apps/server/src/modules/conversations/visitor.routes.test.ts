@@ -320,6 +320,32 @@ describe('POST /v1/intent', () => {
     expect((await ask(unmasked.id, 'my pin is 1234')).visitorMessage.text).toBe('my pin is 1234');
   });
 
+  it('masks cards that pass Luhn, e-mail addresses, phone numbers and IBANs with the presets, and says so in the disclaimer', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Presets',
+      config: {
+        masking: {
+          enableMasking: true,
+          patterns: ['card', 'email', 'phone', 'iban'].map((preset) => ({ name: preset, preset })),
+        },
+      },
+    });
+    const text =
+      'card 4111 1111 1111 1111, order 1234567812345678, mail jo@example.com, call +44 20 7946 0958, iban DE89 3704 0044 0532 0130 00';
+    const reply = await ask(bot.id, text);
+    const masked =
+      'card *******************, order 1234567812345678, mail **************, call ****************, iban ***************************';
+    expect(reply.visitorMessage.text).toBe(masked);
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[0]?.text).toBe(masked);
+
+    const config = await t.app.inject({ method: 'GET', url: `/v1/widget/${bot.id}/config` });
+    expect(config.statusCode, config.body).toBe(200);
+    expect(config.json<{ feedback: { disclaimer: string } }>().feedback.disclaimer).toBe(
+      'Please do not submit sensitive information such as Credit Card, E-mail, Phone Number, IBAN etc.',
+    );
+  });
+
   it('refuses a text over the limit with 413, before anything else, and stores nothing', async () => {
     const bot = await createBot(who.alice, { name: 'Long' });
     const before = await fingerprint();
