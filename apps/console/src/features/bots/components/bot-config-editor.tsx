@@ -21,9 +21,6 @@ import type { UseFormReturnType } from '@mantine/form';
 import {
   BOT_ENGINES,
   type Bot,
-  MASK_PATTERN_MAX,
-  MASK_PATTERN_NAME_MAX,
-  MASK_PATTERNS_MAX,
   WIDGET_DESCRIPTION_MAX,
   WIDGET_LABEL_MAX,
   WIDGET_NAME_MAX,
@@ -43,7 +40,7 @@ import { botPaths } from '../utils/bot-paths';
 import { type ConfigGroup, errorWithin, groupHasError, previewConfigOf } from '../utils/config-form';
 import { useConfigForm } from '../utils/use-config-form';
 import { ImageUrlField } from './image-url-field';
-import { ListItemsEditor } from './list-items-editor';
+import { MaskingSection } from './masking-section';
 import { type PreviewColorScheme, WidgetPreview } from './widget-preview';
 
 type Form = UseFormReturnType<WidgetConfig>;
@@ -410,38 +407,6 @@ function TitlesSection({ form }: { form: Form }) {
         />
       ))}
     </SimpleGrid>
-  );
-}
-
-function MaskingSection({ form }: { form: Form }) {
-  return (
-    <Stack gap="sm">
-      <Flag
-        form={form}
-        path="masking.enableMasking"
-        label="Mask sensitive text"
-        description="Text matching a pattern is replaced before it leaves the visitor's browser, and again on the server."
-      />
-      <TextInput
-        label="Mask character"
-        maw={160}
-        key={form.key('masking.maskCharacter')}
-        {...form.getInputProps('masking.maskCharacter')}
-      />
-      <ListItemsEditor
-        form={form}
-        path="masking.patterns"
-        items={form.getValues().masking.patterns}
-        fields={[
-          { key: 'name', label: 'Name', maxLength: MASK_PATTERN_NAME_MAX },
-          { key: 'regExpression', label: 'Regular expression', maxLength: MASK_PATTERN_MAX },
-        ]}
-        itemLabel="Pattern"
-        max={MASK_PATTERNS_MAX}
-        emptyText="No patterns: nothing is masked."
-        blank={{ name: '', regExpression: '' }}
-      />
-    </Stack>
   );
 }
 
