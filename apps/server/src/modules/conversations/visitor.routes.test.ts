@@ -208,6 +208,33 @@ describe('POST /v1/intent', () => {
     expect(stored[1]).toMatchObject({ role: 'bot', fallback: true, language: 'fr' });
   });
 
+  it("answers with the bot's own fallback text when its RAG finds nothing, streamed and stored, never the RAG's", async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Own fallback',
+      config: { engines: { rag_id: refs.rag, fallbackText: 'Please ask about parcels.' } },
+    });
+    const reply = await ask(bot.id, 'Zebra xylophone quantum');
+    expect(reply).toMatchObject({
+      messages: [{ text: 'Please ask about parcels.' }],
+      fallback: true,
+      handoverOffered: false,
+    });
+    const response = await post(
+      '/v1/intent',
+      { botId: bot.id, text: 'Zebra xylophone quantum' },
+      { stream: true },
+    );
+    const events = parseEvents(response.body);
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (event.data as { text: string }).text)
+      .join('');
+    expect(streamed).toBe('Please ask about parcels.');
+    expect(JSON.stringify(events)).not.toContain(FALLBACK);
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[1]).toMatchObject({ role: 'bot', text: 'Please ask about parcels.', fallback: true });
+  });
+
   it('with autoTranslate, answers a visitor in the language they wrote in, and in its own when translation fails', async () => {
     const bot = await createBot(who.alice, {
       name: 'Translating',
