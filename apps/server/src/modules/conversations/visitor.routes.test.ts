@@ -266,6 +266,51 @@ describe('POST /v1/intent', () => {
     }
   });
 
+  it('with autoTranslate and a LibreTranslate server, answers a German question to an English RAG bot in German', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Translating RAG',
+      config: {
+        language: { autoTranslate: true },
+        engines: { rag_id: refs.rag, translateEngine: 'libretranslate' },
+        libretranslate: { url: libre.url },
+      },
+    });
+    const chatsBefore = server.requests.filter((request) => request.path === '/chat/completions').length;
+    const reply = await ask(bot.id, 'Wie lange dauert die Lieferung von Paketen?');
+    expect(reply).toMatchObject({
+      messages: [{ text: `[de] ${ANSWER}` }],
+      fallback: false,
+      language: 'de',
+      sources: [{ n: 1, title: 'Shipping' }],
+    });
+    // The RAG's model was asked the English question.
+    const chats = server.requests.filter((request) => request.path === '/chat/completions');
+    expect(chats.length).toBe(chatsBefore + 1);
+    expect(JSON.stringify(chats.at(-1)?.body)).toContain('how long does delivery of parcels take?');
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored.map((message) => [message.role, message.language])).toEqual([
+      ['visitor', 'de'],
+      ['bot', 'de'],
+    ]);
+
+    // The widget asks for a stream: it receives the German answer too.
+    const response = await post(
+      '/v1/intent',
+      { botId: bot.id, text: 'Wie lange dauert die Lieferung von Paketen?' },
+      { stream: true },
+    );
+    const events = parseEvents(response.body);
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (event.data as { text: string }).text)
+      .join('');
+    expect(streamed).toBe(`[de] ${ANSWER}`);
+    expect(IntentReplySchema.parse(events.at(-1)?.data)).toMatchObject({
+      messages: [{ text: `[de] ${ANSWER}` }],
+      language: 'de',
+    });
+  });
+
   it('streams conversation, deltas and the reply as Server-Sent Events, then stores the turn', async () => {
     const bot = await createBot(who.alice, { name: 'Stream', config: { engines: { rag_id: refs.rag } } });
     const response = await post(
