@@ -41,6 +41,7 @@ import { type ConfigGroup, errorWithin, groupHasError, previewConfigOf } from '.
 import { useConfigForm } from '../utils/use-config-form';
 import { ImageUrlField } from './image-url-field';
 import { MaskingSection } from './masking-section';
+import { TranslationSection } from './translation-section';
 import { type PreviewColorScheme, WidgetPreview } from './widget-preview';
 
 type Form = UseFormReturnType<WidgetConfig>;
@@ -50,6 +51,7 @@ const SECTIONS = [
   { value: 'identity', label: 'Identity', groups: ['identity'] },
   { value: 'welcome', label: 'Welcome', groups: ['welcome'] },
   { value: 'behaviour', label: 'Behaviour', groups: ['behaviour', 'language'] },
+  { value: 'translation', label: 'Translation', groups: ['language', 'engines', 'libretranslate'] },
   { value: 'appearance', label: 'Appearance', groups: ['appearance'] },
   { value: 'feedback', label: 'Feedback', groups: ['feedback'] },
   { value: 'titles', label: 'Titles', groups: ['titles'] },
@@ -273,12 +275,6 @@ function BehaviourSection({ form }: { form: Form }) {
           {...form.getInputProps('language.fallback_language')}
         />
       </SimpleGrid>
-      <Flag
-        form={form}
-        path="language.autoTranslate"
-        label="Translate automatically"
-        description="Detects the visitor's language and translates answers when a translation service is configured."
-      />
     </Stack>
   );
 }
@@ -685,6 +681,7 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
     identity: <IdentitySection form={form} />,
     welcome: <WelcomeSection form={form} botId={bot.id} />,
     behaviour: <BehaviourSection form={form} />,
+    translation: <TranslationSection form={form} />,
     appearance: <AppearanceSection form={form} scheme={scheme} onSchemeChange={setScheme} />,
     feedback: <FeedbackSection form={form} />,
     titles: <TitlesSection form={form} />,
