@@ -1,6 +1,5 @@
-import { z } from 'zod';
+// Without zod (types only), so the browser widget can apply translated texts without carrying the schema library.
 import type { PublicWidgetConfig, WidgetConfig } from './widget-config';
-import { LANGUAGE_CODE } from './widget-config';
 
 /** The translate engines answered by the bot's own chat model (`engines.model_id`). */
 export const CHAT_TRANSLATE_ENGINES: readonly string[] = ['builtin', 'openai'];
@@ -41,45 +40,6 @@ export interface WidgetTexts {
   };
   closeText: string;
 }
-
-const texts = z.array(z.string());
-export const WidgetTextsSchema = z.object({
-  description: z.string(),
-  welcomeText: z.string(),
-  welcomeMenu: texts,
-  popupMenu: texts,
-  start_suggestions: texts,
-  feedback: z.object({
-    button1Text: z.string(),
-    button2Text: z.string(),
-    button3Text: z.string(),
-    disclaimer: z.string(),
-  }),
-  titles: z.object({
-    muteTitle: z.string(),
-    unMuteTitle: z.string(),
-    inputTitle: z.string(),
-    sendTitle: z.string(),
-    microphoneTitle: z.string(),
-    recognitionUnavailable: z.string(),
-  }),
-  closeText: z.string(),
-});
-
-/** A bot's widget texts in one language: `translated` false when they are the bot's own (its language, or no translator). */
-export const WidgetTextsReplySchema = z.object({
-  language: z.string(),
-  translated: z.boolean(),
-  texts: WidgetTextsSchema,
-});
-export type WidgetTextsReply = z.infer<typeof WidgetTextsReplySchema>;
-
-export const WidgetTextsQuerySchema = z.strictObject({
-  language: z
-    .string('The language is a code such as en, fr or pt-BR.')
-    .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.'),
-});
 
 /** The widget texts of a public configuration. */
 export function widgetTextsOf(config: PublicWidgetConfig): WidgetTexts {
