@@ -69,7 +69,11 @@ export function createWidgetTexts(deps: SpeechDeps & { log: FastifyBaseLogger })
     try {
       const translator = await translatorFor(deps, row.tenantId, config);
       await eachLimited([...originals], PARALLEL, async (text) => {
-        const result = await translator.translate({ text, source: home, target: language });
+        const result = await translator.translate({
+          text,
+          source: primaryLanguageOf(home),
+          target: language,
+        });
         translated.set(text, result.text);
       });
     } catch (error) {

@@ -373,6 +373,7 @@ function FeedbackSection({ form }: { form: Form }) {
       </SimpleGrid>
       <Textarea
         label="Disclaimer"
+        description="Shown above the comment box. While it is the generated text, it names what Masking masks."
         rows={3}
         resize="vertical"
         maxLength={WIDGET_TEXT_MAX}
