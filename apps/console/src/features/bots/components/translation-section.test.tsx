@@ -118,9 +118,11 @@ describe('the translation section', { timeout: 60_000 }, () => {
     await openTranslation(
       botWith((config) => {
         config.engines.botEngine = 'openai';
+        config.engines.translateEngine = 'openai';
         config.engines.model_id = CHAT_MODEL.id;
       }),
     );
+    expect(screen.getByRole('combobox', { name: /^translator/i })).toHaveValue('A chat model');
     expect(
       screen.getByText('The chat model that answers (under Engines) translates too.'),
     ).toBeInTheDocument();

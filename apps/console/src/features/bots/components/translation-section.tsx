@@ -47,9 +47,14 @@ export function TranslationSection({ form }: { form: Form }) {
   const isLibre = translateEngine === 'libretranslate';
   const reason = missingTranslator(values);
   const addressChanged = values.libretranslate.url !== stored.url;
+  // Older configurations name the chat model translator `openai`; it is the same translator as `builtin`.
   const translators = TRANSLATORS.some((option) => option.value === translateEngine)
     ? TRANSLATORS
-    : [...TRANSLATORS, { value: translateEngine, label: `${translateEngine} (not available yet)` }];
+    : isChat
+      ? TRANSLATORS.map((option) =>
+          option.value === 'builtin' ? { ...option, value: translateEngine } : option,
+        )
+      : [...TRANSLATORS, { value: translateEngine, label: `${translateEngine} (not available yet)` }];
   const modelOptions = (models.data?.items ?? []).map((model) => ({
     value: model.id,
     label: `${model.name} (${model.model_name})`,
