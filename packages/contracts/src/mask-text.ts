@@ -1,4 +1,14 @@
 // Masking without zod, so the browser widget can mask text without carrying the schema library.
+import {
+  MASK_PRESET_APPLY_ORDER,
+  MASK_PRESETS,
+  type MaskPresetId,
+  PIN_PATTERN,
+  presetOf,
+  SSN_PATTERN,
+} from './mask-presets';
+
+export * from './mask-presets';
 export const MASK_PATTERN_NAME_MAX = 40;
 export const MASK_PATTERN_MAX = 200;
 export const MASK_PATTERNS_MAX = 20;
@@ -9,21 +19,25 @@ export const MASK_REPEAT_MAX = 20;
 export const MASK_UNBOUNDED_QUANTIFIERS_MAX = 2;
 const COMPILED_CACHE_MAX = 500;
 
-/** A four-digit PIN standing alone: not part of a longer number, a date, a phone number or a decimal. */
-export const PIN_PATTERN = String.raw`(?<![\d\-/.,])\d{4}(?![\d\-/]|[.,:]\d)`;
-/** A social security number: 3-2-4 digits with optional hyphens, not part of a longer number. */
-export const SSN_PATTERN = String.raw`(?<![\d\-])\d{3}-?\d{2}-?\d{4}(?![\d\-])`;
-
-/** A named regular expression whose matches are masked. */
+/** A named regular expression whose matches are masked, or one of the presets (see MASK_PRESETS). */
 export interface MaskPattern {
   name: string;
   regExpression: string;
+  /** A preset is matched by the product's own expression and checks; its regExpression is only shown. */
+  preset?: MaskPresetId | undefined;
 }
 
 export const DEFAULT_MASK_PATTERNS: readonly MaskPattern[] = [
-  { name: 'PIN', regExpression: PIN_PATTERN },
-  { name: 'SSN', regExpression: SSN_PATTERN },
+  { name: 'PIN', regExpression: PIN_PATTERN, preset: 'pin' },
+  { name: 'SSN', regExpression: SSN_PATTERN, preset: 'ssn' },
 ];
+
+/** A preset as a pattern of the configuration. */
+export const presetPattern = (id: MaskPresetId): MaskPattern => ({
+  name: MASK_PRESETS[id].name,
+  regExpression: MASK_PRESETS[id].regExpression,
+  preset: id,
+});
 
 // Every pattern is compiled with the `u` flag so the widget and the server read the same syntax strictly.
 const MASK_FLAGS = 'gu';
@@ -145,22 +159,51 @@ function compileMaskPattern(source: string): RegExp | null {
   return compiled;
 }
 
+const compiledPresets = new Map<MaskPresetId, RegExp>();
+
+function compilePreset(id: MaskPresetId): RegExp {
+  let compiled = compiledPresets.get(id);
+  if (compiled === undefined) {
+    compiled = new RegExp(MASK_PRESETS[id].regExpression, MASK_FLAGS);
+    compiledPresets.set(id, compiled);
+  }
+  return compiled;
+}
+
 /**
- * Replaces every match of each pattern, in order, with a run of `maskCharacter` as long as the match. Used by the
- * widget before a message leaves the browser and by the server before it stores or forwards one; a pattern that is
- * not safe (see regexSafetyProblem) is skipped rather than run.
+ * Replaces every match of each pattern with a run of `maskCharacter` as long as the match: the presets first, the
+ * most specific first (e-mail, IBAN, card, phone, SSN, PIN) and only matches their checks accept, then the other
+ * patterns in order. Used by the widget before a message leaves the browser and by the server before it stores or
+ * forwards one; a pattern that is not safe (see regexSafetyProblem) is skipped rather than run.
  */
 export function maskText(
   text: string,
   patterns: readonly MaskPattern[],
   maskCharacter: string = MASK_CHARACTER_DEFAULT,
 ): string {
-  let masked = text;
+  const hide = (match: string) => maskCharacter.repeat([...match].length);
+  const presets = new Set<MaskPresetId>();
+  const custom: MaskPattern[] = [];
   for (const pattern of patterns) {
+    const preset = presetOf(pattern);
+    if (preset === null) custom.push(pattern);
+    else presets.add(preset.id);
+  }
+  let masked = text;
+  for (const id of MASK_PRESET_APPLY_ORDER) {
+    if (!presets.has(id)) continue;
+    const compiled = compilePreset(id);
+    const accepts = MASK_PRESETS[id].accepts;
+    compiled.lastIndex = 0;
+    masked = masked.replace(compiled, (match) =>
+      accepts === undefined || accepts(match) ? hide(match) : match,
+    );
+  }
+  for (const pattern of custom) {
     const compiled = compileMaskPattern(pattern.regExpression);
     if (compiled === null) continue;
     compiled.lastIndex = 0;
-    masked = masked.replace(compiled, (match) => maskCharacter.repeat([...match].length));
+    masked = masked.replace(compiled, hide);
   }
   return masked;
 }

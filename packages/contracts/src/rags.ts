@@ -8,12 +8,16 @@ export const QUESTION_MAX = 2000;
 export const HISTORY_TURNS_MAX = 20;
 export const HISTORY_TEXT_MAX = 8000;
 
-/** Defaults the console shows on a new RAG. `language: auto` answers in the language the question is asked in. */
+/**
+ * Defaults the console shows on a new RAG. `language: auto` answers in the language the question is asked in. The
+ * fallback text is said only through the RAG API (a bot says its own), and offers no person: there are no live
+ * agents behind a RAG.
+ */
 export const RAG_DEFAULTS = {
   citations: true,
   max_context_chars: 6000,
   language: 'auto',
-  fallback_text: "Sorry, I don't know the answer to that. Would you like to talk to a person?",
+  fallback_text: "Sorry, I don't know the answer to that. Could you rephrase your question?",
 } as const;
 
 /** How an answer was made: a curated Q&A pair verbatim, a chat model, sentences taken from the passages, or the fallback text. */

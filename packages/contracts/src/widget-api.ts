@@ -123,3 +123,38 @@ export const TtsBodySchema = z.strictObject({
   language: languageCode().optional(),
 });
 export type TtsBody = z.input<typeof TtsBodySchema>;
+
+const texts = z.array(z.string());
+export const WidgetTextsSchema = z.object({
+  description: z.string(),
+  welcomeText: z.string(),
+  welcomeMenu: texts,
+  popupMenu: texts,
+  start_suggestions: texts,
+  feedback: z.object({
+    button1Text: z.string(),
+    button2Text: z.string(),
+    button3Text: z.string(),
+    disclaimer: z.string(),
+  }),
+  titles: z.object({
+    muteTitle: z.string(),
+    unMuteTitle: z.string(),
+    inputTitle: z.string(),
+    sendTitle: z.string(),
+    microphoneTitle: z.string(),
+    recognitionUnavailable: z.string(),
+  }),
+  closeText: z.string(),
+});
+
+/** A bot's widget texts in one language: `translated` false when they are the bot's own (its language, or no translator). */
+export const WidgetTextsReplySchema = z.object({
+  language: z.string(),
+  translated: z.boolean(),
+  texts: WidgetTextsSchema,
+});
+export type WidgetTextsReply = z.infer<typeof WidgetTextsReplySchema>;
+
+/** The language a visitor reads the widget in. */
+export const WidgetTextsQuerySchema = z.strictObject({ language: languageCode() });

@@ -84,9 +84,9 @@ describe('the default widget configuration holds every default of the spec', () 
     ['attachment ... feature ... off by default', 'appearance.attachment', false],
     ['screenshare features ... off by default', 'appearance.screenshare', false],
     [
-      "Feedback disclaimer: 'Please do not submit sensitive information such as SSN, PIN, Credit Card etc.'",
+      "Feedback disclaimer: 'Please do not submit sensitive information such as SSN, PIN, Credit Card etc.', naming only what the default patterns mask",
       'feedback.disclaimer',
-      'Please do not submit sensitive information such as SSN, PIN, Credit Card etc.',
+      'Please do not submit sensitive information such as SSN, PIN etc.',
     ],
     ["a text input titled 'Message'", 'titles.inputTitle', 'Message'],
     ["a 'Send' button", 'titles.sendTitle', 'Send'],
@@ -102,8 +102,8 @@ describe('the default widget configuration holds every default of the spec', () 
       'masking: four-digit PIN and 3-2-4 digit SSN',
       'masking.patterns',
       [
-        { name: 'PIN', regExpression: PIN_PATTERN },
-        { name: 'SSN', regExpression: SSN_PATTERN },
+        { name: 'PIN', regExpression: PIN_PATTERN, preset: 'pin' },
+        { name: 'SSN', regExpression: SSN_PATTERN, preset: 'ssn' },
       ],
     ],
     ["dialogflowcx list of agents (... location 'global' ...) — empty list", 'google.dialogflowcx', []],

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_MASK_PATTERNS, MASK_CHARACTER_DEFAULT, MASK_PATTERNS_MAX, MaskPatternSchema } from './masks';
+import {
+  DEFAULT_MASK_PATTERNS,
+  isGeneratedDisclaimer,
+  MASK_CHARACTER_DEFAULT,
+  MASK_PATTERNS_MAX,
+  MaskPatternSchema,
+  maskingDisclaimer,
+} from './masks';
 import { safeString } from './text';
 
 export const WIDGET_DESCRIPTION_MAX = 165;
@@ -255,8 +262,8 @@ export const WidgetAppearanceSchema = z.object({
   screenshare: flag(false),
 });
 
-export const DEFAULT_DISCLAIMER =
-  'Please do not submit sensitive information such as SSN, PIN, Credit Card etc.';
+/** The default disclaimer names what the default patterns mask (see maskingDisclaimer). */
+export const DEFAULT_DISCLAIMER = maskingDisclaimer(DEFAULT_MASK_PATTERNS);
 
 export const WidgetFeedbackSchema = z.object({
   enableComment: flag(true),
@@ -580,10 +587,19 @@ export function publicWidgetConfig(
     liveAgent: { enabled: config.engines.enableliveagent },
     services,
     appearance: config.appearance,
-    feedback: config.feedback,
+    feedback: { ...config.feedback, disclaimer: shownDisclaimer(config) },
     titles: config.titles,
     masking: config.masking,
     launcher: config.launcher,
     window: config.window,
   });
+}
+
+/**
+ * The disclaimer a visitor sees: the tenant's own text as written, or, while it is one the product wrote, the one
+ * that names what the bot's masking patterns mask now.
+ */
+export function shownDisclaimer(config: Pick<WidgetConfig, 'feedback' | 'masking'>): string {
+  const { disclaimer } = config.feedback;
+  return isGeneratedDisclaimer(disclaimer) ? maskingDisclaimer(config.masking.patterns) : disclaimer;
 }

@@ -35,7 +35,7 @@ export const RAG: Rag = {
   prompt_name: null,
   model_id: null,
   model_name: null,
-  fallback_text: "Sorry, I don't know the answer to that. Would you like to talk to a person?",
+  fallback_text: "Sorry, I don't know the answer to that. Could you rephrase your question?",
   citations: true,
   max_context_chars: 6000,
   language: 'auto',

@@ -45,6 +45,12 @@ const PHRASES: Array<Record<Language, string>> = [
     es: '¿dónde está mi pedido?',
     de: 'wo ist meine bestellung?',
   },
+  {
+    en: 'how long does delivery of parcels take?',
+    fr: 'combien de temps prend la livraison des colis ?',
+    es: '¿cuánto tarda el envío de paquetes?',
+    de: 'wie lange dauert die lieferung von paketen?',
+  },
 ];
 
 /** The language of a text by its marker words; English when none is found. */

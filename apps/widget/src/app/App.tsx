@@ -2,7 +2,7 @@ import type { PublicWidgetConfig } from '@omnibot/contracts';
 import { useEffect, useState } from 'react';
 import { PROTOCOL_SOURCE, parsePreviewMessage } from '../protocol';
 import { fetchConfig } from './api';
-import { Chat } from './chat';
+import { TranslatedChat } from './translated-texts';
 
 export interface AppProps {
   /** The server the config and answers come from (the iframe's own origin in production). */
@@ -63,7 +63,7 @@ export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
     );
   const { language, behaviour } = load.config;
   return (
-    <Chat
+    <TranslatedChat
       // Settings the chat only reads when it starts (language, muted) restart the preview when they change.
       key={preview ? `${language.default_language}:${String(behaviour.muted)}` : botId}
       apiBase={apiBase}

@@ -392,12 +392,17 @@ describe('menus, agents and language', () => {
     const picker = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Language' });
     expect(picker.value).toBe('en');
     fireEvent.change(picker, { target: { value: 'fr' } });
-    await say('Hello');
+    // The widget's own texts follow the language (translated by the server, which marks them with it).
+    const input = await screen.findByRole('textbox', { name: '[fr] Message' });
+    fireEvent.change(input, { target: { value: 'Hello' } });
+    fireEvent.click(screen.getByRole('button', { name: '[fr] Send' }));
     await within(log()).findByText('Bonjour');
     expect((intents()[0]?.body as { language: string }).language).toBe('fr');
-    await say('Hola');
+    fireEvent.change(input, { target: { value: 'Hola' } });
+    fireEvent.click(screen.getByRole('button', { name: '[fr] Send' }));
     await within(log()).findByText('¡Hola!');
     expect(picker.value).toBe('es');
+    expect(await screen.findByRole('textbox', { name: '[es] Message' })).toBeTruthy();
   });
 
   it('shows no language picker without a translation service, but the host can still set the language', async () => {

@@ -88,10 +88,20 @@ export interface ChatProps {
   preview?: boolean;
   /** Forces light or dark colours (the console preview); otherwise the configuration decides. */
   colorScheme?: 'light' | 'dark';
+  /** Told the visitor's language at start and on each change (translated-texts.tsx translates the texts). */
+  onLanguageChange?: (language: string) => void;
 }
 
 /** The chat window inside the widget's iframe. */
-export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colorScheme }: ChatProps) {
+export function Chat({
+  apiBase,
+  botId,
+  hostOrigin,
+  config,
+  preview = false,
+  colorScheme,
+  onLanguageChange,
+}: ChatProps) {
   const { identity, titles, welcome, behaviour, masking, language: languages, services, launcher } = config;
   const prefersDark = usePrefersDark();
   const scheme = colorScheme ?? config.appearance.colorScheme;
@@ -136,6 +146,9 @@ export function Chat({ apiBase, botId, hostOrigin, config, preview = false, colo
   useEffect(() => {
     saveChat(storage, botId, { conversationToken: token.current, language, messages });
   }, [storage, botId, language, messages]);
+
+  // The visitor's language, for the widget's own texts in it (translated-texts.tsx).
+  useEffect(() => onLanguageChange?.(language), [onLanguageChange, language]);
 
   const speak = useCallback(
     (text: string) => {

@@ -12,6 +12,9 @@ import {
   type IntentSource,
   type WidgetConfigInput,
   type WidgetServices,
+  mapWidgetTexts,
+  primaryLanguageOf,
+  widgetTextsOf,
 } from '@omnibot/contracts';
 
 /** How the server answers one visitor message. */
@@ -99,6 +102,28 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
         const bot = bots[decodeURIComponent(config[1])];
         if (bot === undefined) return json(404, { code: 'widget/bot-not-found', message: 'No such bot.' });
         return json(200, publicWidgetConfig(WidgetConfigSchema.parse(bot.config), bot.services));
+      }
+
+      // The widget's own texts, "translated" by marking each with the target language, as the real route does with
+      // the bot's translator while it translates automatically.
+      const texts = /^\/v1\/widget\/([^/]+)\/texts\?language=([\w-]+)$/.exec(path);
+      if (request.method === 'GET' && texts?.[1] !== undefined && texts[2] !== undefined) {
+        const bot = bots[decodeURIComponent(texts[1])];
+        if (bot === undefined) return json(404, { code: 'widget/bot-not-found', message: 'No such bot.' });
+        const config = publicWidgetConfig(WidgetConfigSchema.parse(bot.config), bot.services);
+        const own = widgetTextsOf(config);
+        const language = texts[2];
+        const translating =
+          config.services.translate &&
+          config.language.autoTranslate &&
+          primaryLanguageOf(language) !== primaryLanguageOf(config.language.default_language);
+        return translating
+          ? json(200, {
+              language,
+              translated: true,
+              texts: mapWidgetTexts(own, (text) => (text === '' ? '' : `[${language}] ${text}`)),
+            })
+          : json(200, { language: config.language.default_language, translated: false, texts: own });
       }
 
       if (request.method === 'POST' && path === '/v1/intent') {

@@ -126,14 +126,17 @@ describe('builtin engine', () => {
     expect(shown).toBe(result.messages[0]?.text);
   });
 
-  it('gives the fallback and offers an agent when nothing is found and the live agent is on', async () => {
+  it("gives the bot's own fallback, not the RAG's, and offers an agent when nothing is found and the live agent is on", async () => {
     const bot = await botOf(who.alice, {
       name: 'Handover',
-      config: { engines: { rag_id: refs.rag, enableliveagent: true } },
+      config: {
+        engines: { rag_id: refs.rag, enableliveagent: true, fallbackText: 'The bot has no answer.' },
+      },
     });
     const result = await respond(bot, 'Zebra xylophone quantum');
     expect(result).toMatchObject({ fallback: true, handoverOffered: true });
-    expect(result.messages[0]?.text).toBe(FALLBACK);
+    expect(result.messages[0]?.text).toBe('The bot has no answer.');
+    expect(result.messages[0]?.text).not.toBe(FALLBACK);
   });
 
   it("answers the bot's fallback once the organisation no longer holds omnirag", async () => {

@@ -132,6 +132,8 @@ export function builtinEngine(deps: AnswerDeps): BotEngine {
         channel: request.channel ?? 'widget',
         actor: request.actor ?? null,
         botName: bot.config.identity.botName,
+        // A bot answers with its own fallback text; the RAG's is for the RAG API only.
+        fallbackText: bot.config.engines.fallbackText,
         ...(request.stream === undefined ? {} : { stream: request.stream }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });

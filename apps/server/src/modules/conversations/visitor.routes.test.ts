@@ -208,6 +208,33 @@ describe('POST /v1/intent', () => {
     expect(stored[1]).toMatchObject({ role: 'bot', fallback: true, language: 'fr' });
   });
 
+  it("answers with the bot's own fallback text when its RAG finds nothing, streamed and stored, never the RAG's", async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Own fallback',
+      config: { engines: { rag_id: refs.rag, fallbackText: 'Please ask about parcels.' } },
+    });
+    const reply = await ask(bot.id, 'Zebra xylophone quantum');
+    expect(reply).toMatchObject({
+      messages: [{ text: 'Please ask about parcels.' }],
+      fallback: true,
+      handoverOffered: false,
+    });
+    const response = await post(
+      '/v1/intent',
+      { botId: bot.id, text: 'Zebra xylophone quantum' },
+      { stream: true },
+    );
+    const events = parseEvents(response.body);
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (event.data as { text: string }).text)
+      .join('');
+    expect(streamed).toBe('Please ask about parcels.');
+    expect(JSON.stringify(events)).not.toContain(FALLBACK);
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[1]).toMatchObject({ role: 'bot', text: 'Please ask about parcels.', fallback: true });
+  });
+
   it('with autoTranslate, answers a visitor in the language they wrote in, and in its own when translation fails', async () => {
     const bot = await createBot(who.alice, {
       name: 'Translating',
@@ -237,6 +264,51 @@ describe('POST /v1/intent', () => {
     } finally {
       libre.failure = 'none';
     }
+  });
+
+  it('with autoTranslate and a LibreTranslate server, answers a German question to an English RAG bot in German', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Translating RAG',
+      config: {
+        language: { autoTranslate: true },
+        engines: { rag_id: refs.rag, translateEngine: 'libretranslate' },
+        libretranslate: { url: libre.url },
+      },
+    });
+    const chatsBefore = server.requests.filter((request) => request.path === '/chat/completions').length;
+    const reply = await ask(bot.id, 'Wie lange dauert die Lieferung von Paketen?');
+    expect(reply).toMatchObject({
+      messages: [{ text: `[de] ${ANSWER}` }],
+      fallback: false,
+      language: 'de',
+      sources: [{ n: 1, title: 'Shipping' }],
+    });
+    // The RAG's model was asked the English question.
+    const chats = server.requests.filter((request) => request.path === '/chat/completions');
+    expect(chats.length).toBe(chatsBefore + 1);
+    expect(JSON.stringify(chats.at(-1)?.body)).toContain('how long does delivery of parcels take?');
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored.map((message) => [message.role, message.language])).toEqual([
+      ['visitor', 'de'],
+      ['bot', 'de'],
+    ]);
+
+    // The widget asks for a stream: it receives the German answer too.
+    const response = await post(
+      '/v1/intent',
+      { botId: bot.id, text: 'Wie lange dauert die Lieferung von Paketen?' },
+      { stream: true },
+    );
+    const events = parseEvents(response.body);
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (event.data as { text: string }).text)
+      .join('');
+    expect(streamed).toBe(`[de] ${ANSWER}`);
+    expect(IntentReplySchema.parse(events.at(-1)?.data)).toMatchObject({
+      messages: [{ text: `[de] ${ANSWER}` }],
+      language: 'de',
+    });
   });
 
   it('streams conversation, deltas and the reply as Server-Sent Events, then stores the turn', async () => {
@@ -318,6 +390,32 @@ describe('POST /v1/intent', () => {
 
     const unmasked = await createBot(who.alice, { name: 'Unmasked' });
     expect((await ask(unmasked.id, 'my pin is 1234')).visitorMessage.text).toBe('my pin is 1234');
+  });
+
+  it('masks cards that pass Luhn, e-mail addresses, phone numbers and IBANs with the presets, and says so in the disclaimer', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Presets',
+      config: {
+        masking: {
+          enableMasking: true,
+          patterns: ['card', 'email', 'phone', 'iban'].map((preset) => ({ name: preset, preset })),
+        },
+      },
+    });
+    const text =
+      'card 4111 1111 1111 1111, order 1234567812345678, mail jo@example.com, call +44 20 7946 0958, iban DE89 3704 0044 0532 0130 00';
+    const reply = await ask(bot.id, text);
+    const masked =
+      'card *******************, order 1234567812345678, mail **************, call ****************, iban ***************************';
+    expect(reply.visitorMessage.text).toBe(masked);
+    const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
+    expect(stored[0]?.text).toBe(masked);
+
+    const config = await t.app.inject({ method: 'GET', url: `/v1/widget/${bot.id}/config` });
+    expect(config.statusCode, config.body).toBe(200);
+    expect(config.json<{ feedback: { disclaimer: string } }>().feedback.disclaimer).toBe(
+      'Please do not submit sensitive information such as Credit Card, E-mail, Phone Number, IBAN etc.',
+    );
   });
 
   it('refuses a text over the limit with 413, before anything else, and stores nothing', async () => {

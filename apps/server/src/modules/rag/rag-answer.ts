@@ -90,6 +90,8 @@ export interface AnswerInput {
   stream?: AnswerStream;
   /** The assistant's name in the prompt; the RAG's name by default. */
   botName?: string;
+  /** Said when the RAG has no answer: a bot's own fallback text; the RAG's (for the RAG API) by default. */
+  fallbackText?: string;
   /** Aborts the model call (the client went away). */
   signal?: AbortSignal;
 }
@@ -327,7 +329,7 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
 
   const fallback = (modelError: ModelError | null, used: IndexHit[] = []): Made => ({
     kind: 'fallback',
-    answer: rag.fallbackText,
+    answer: input.fallbackText ?? rag.fallbackText,
     sources: [],
     chunks: chunksOf(used, new Set()),
     fallback: true,

@@ -4,6 +4,9 @@ import {
   LanguageReplySchema,
   NoQuerySchema,
   TtsBodySchema,
+  WidgetBotParamsSchema,
+  WidgetTextsQuerySchema,
+  WidgetTextsReplySchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,6 +17,7 @@ import type { Env } from '../../env';
 import { refuseLongText } from '../conversations/visitor.routes';
 import { widgetRateLimited } from '../widget/widget-access';
 import { createSpeechDeps, speakText, translateText } from './speech.service';
+import { createWidgetTexts } from './widget-texts';
 
 const tags = ['widget'];
 const errors = {
@@ -32,6 +36,7 @@ export async function speechRoutes(app: FastifyInstance, deps: { db: Db; env: En
   const installationSecret = await loadAuthSecret(db, env);
   const ctx = createSpeechDeps(db, env, installationSecret);
   const access = app.widgetAccess;
+  const widgetTextsFor = createWidgetTexts({ ...ctx, log: app.log });
   // Counted per client address in the database, so every server process shares one budget.
   const rateLimit = {
     max: env.WIDGET_SPEECH_RATE_LIMIT,
@@ -97,6 +102,29 @@ export async function speechRoutes(app: FastifyInstance, deps: { db: Db; env: En
         const target = request.body.target ?? null;
         const result = await translateText(ctx, row.tenantId, config, { text: request.body.text, target });
         return { detected: result.detected, text: result.text, target };
+      },
+    );
+
+    r.get(
+      '/v1/widget/:botId/texts',
+      {
+        config: { rateLimit },
+        schema: {
+          tags,
+          summary:
+            "The widget's own texts (welcome text, titles, buttons, menus) in a visitor's language, translated by the bot's translator while automatic translation is on (no auth)",
+          params: WidgetBotParamsSchema,
+          querystring: WidgetTextsQuerySchema,
+          response: { 200: WidgetTextsReplySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const bot = await access.resolveWidgetBot(request.params.botId);
+        access.applyWidgetCors(request, reply, bot.config, { refuse: true });
+        const texts = await widgetTextsFor(bot, request.query.language);
+        // The texts change with the configuration, which the widget reads at most a minute late too.
+        void reply.header('cache-control', 'private, max-age=60');
+        return texts;
       },
     );
 

@@ -1,4 +1,4 @@
-import type { WidgetConfig, WidgetServices } from '@omnibot/contracts';
+import { offersTranslation, type WidgetConfig, type WidgetServices } from '@omnibot/contracts';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -28,19 +28,16 @@ export function createSpeechDeps(db: Db, env: Env, installationSecret: string): 
   };
 }
 
-/** The translate engines answered by the bot's own chat model. */
-const CHAT_TRANSLATE_ENGINES: ReadonlySet<string> = new Set(['builtin', 'openai']);
-
 /**
  * Which speech services a bot's configuration offers (what the widget may show), read from the configuration
  * alone: translation with a chat model or a LibreTranslate address, a server voice with a speech model.
  */
 export function widgetServices(config: WidgetConfig): WidgetServices {
-  const { translateEngine, model_id: modelId, speech_model_id: speechModelId } = config.engines;
-  const translate =
-    (CHAT_TRANSLATE_ENGINES.has(translateEngine) && modelId !== null) ||
-    (translateEngine === 'libretranslate' && config.libretranslate.url !== '');
-  return { translate, tts: config.behaviour.voice === 'server' && speechModelId !== null };
+  const speechModelId = config.engines.speech_model_id;
+  return {
+    translate: offersTranslation(config),
+    tts: config.behaviour.voice === 'server' && speechModelId !== null,
+  };
 }
 
 export const languageNotConfigured = (message = 'This bot offers no translation.') =>

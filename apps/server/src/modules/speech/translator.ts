@@ -7,6 +7,8 @@ import { type ChatModel, ProviderError } from '../models/providers';
 export interface TranslationRequest {
   text: string;
   target: string | null;
+  /** The language the text is known to be in (a bot's own texts); detected when left out. */
+  source?: string;
   signal?: AbortSignal;
 }
 
@@ -183,13 +185,13 @@ export function libreTranslator(fetch: GuardedFetch, settings: LibreTranslateSet
         const answer = TranslateAnswerSchema.safeParse(
           await post(
             '/translate',
-            { q: request.text, source: 'auto', target: request.target, format: 'text' },
+            { q: request.text, source: request.source ?? 'auto', target: request.target, format: 'text' },
             request.signal,
           ),
         );
         if (!answer.success) throw badAnswer();
         // Servers before detectedLanguage was part of the answer are asked separately.
-        const reported = normaliseLanguage(answer.data.detectedLanguage?.language);
+        const reported = normaliseLanguage(answer.data.detectedLanguage?.language ?? request.source);
         const detected = reported ?? (await detect(request));
         if (primaryOf(detected) === primaryOf(request.target)) return unchanged(request, detected);
         return { detected, text: answer.data.translatedText };

@@ -6,6 +6,7 @@ import { applyPatch, BOT_ID, botListOf, botSession, makeBot, sentBodies } from '
 import { defined } from '../../../test/defined';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { listOf, RAG, RAG_ID } from '../../../test/rag-fixture';
+import { fill } from '../../../test/fill';
 import { renderRoute } from '../../../test/render';
 import { Component as RagPage } from './bot-rag-page';
 
@@ -41,12 +42,21 @@ async function chooseRag(user: ReturnType<typeof userEvent.setup>) {
 describe('/bot/config/rag', { timeout: 30_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('saves the languages, automatic translation and the RAG', async () => {
+  it('saves the languages, automatic translation with its translator, and the RAG', async () => {
     const { fetchMock } = stubBot();
     const user = userEvent.setup();
     renderRoute(<RagPage />, { path: `/bot/config/rag?bot_id=${BOT_ID}`, session: botSession() });
     await user.click(await screen.findByRole('combobox', { name: /^fallback language/i }));
     await user.click(await screen.findByRole('option', { name: 'French (fr)' }));
+    // Without a translator the switch is off and says why.
+    expect(screen.getByRole('switch', { name: /translate automatically/i })).toBeDisabled();
+    await user.click(screen.getByRole('combobox', { name: /^translator/i }));
+    await user.click(await screen.findByRole('option', { name: 'A LibreTranslate server' }));
+    await fill(
+      user,
+      screen.getByRole('textbox', { name: /^libretranslate address/i }),
+      'https://translate.example.com',
+    );
     await user.click(screen.getByRole('switch', { name: /translate automatically/i }));
     await chooseRag(user);
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -54,13 +64,18 @@ describe('/bot/config/rag', { timeout: 30_000 }, () => {
     const sent = defined(
       sentBodies<{ config: Record<string, Record<string, unknown>> }>(fetchMock, 'PATCH')[0],
     );
-    expect(Object.keys(sent.config).sort()).toEqual(['engines', 'language']);
+    expect(Object.keys(sent.config).sort()).toEqual(['engines', 'language', 'libretranslate']);
+    expect(sent.config.libretranslate).toMatchObject({ url: 'https://translate.example.com' });
     expect(sent.config.language).toMatchObject({
       default_language: 'en',
       fallback_language: 'fr',
       autoTranslate: true,
     });
-    expect(sent.config.engines).toMatchObject({ rag_id: RAG_ID, botEngine: 'builtin' });
+    expect(sent.config.engines).toMatchObject({
+      rag_id: RAG_ID,
+      botEngine: 'builtin',
+      translateEngine: 'libretranslate',
+    });
   });
 
   it('shows a refused RAG on its field', async () => {

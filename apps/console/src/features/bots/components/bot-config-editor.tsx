@@ -21,9 +21,6 @@ import type { UseFormReturnType } from '@mantine/form';
 import {
   BOT_ENGINES,
   type Bot,
-  MASK_PATTERN_MAX,
-  MASK_PATTERN_NAME_MAX,
-  MASK_PATTERNS_MAX,
   WIDGET_DESCRIPTION_MAX,
   WIDGET_LABEL_MAX,
   WIDGET_NAME_MAX,
@@ -43,7 +40,8 @@ import { botPaths } from '../utils/bot-paths';
 import { type ConfigGroup, errorWithin, groupHasError, previewConfigOf } from '../utils/config-form';
 import { useConfigForm } from '../utils/use-config-form';
 import { ImageUrlField } from './image-url-field';
-import { ListItemsEditor } from './list-items-editor';
+import { MaskingSection } from './masking-section';
+import { TranslationSection } from './translation-section';
 import { type PreviewColorScheme, WidgetPreview } from './widget-preview';
 
 type Form = UseFormReturnType<WidgetConfig>;
@@ -53,6 +51,7 @@ const SECTIONS = [
   { value: 'identity', label: 'Identity', groups: ['identity'] },
   { value: 'welcome', label: 'Welcome', groups: ['welcome'] },
   { value: 'behaviour', label: 'Behaviour', groups: ['behaviour', 'language'] },
+  { value: 'translation', label: 'Translation', groups: ['language', 'engines', 'libretranslate'] },
   { value: 'appearance', label: 'Appearance', groups: ['appearance'] },
   { value: 'feedback', label: 'Feedback', groups: ['feedback'] },
   { value: 'titles', label: 'Titles', groups: ['titles'] },
@@ -276,12 +275,6 @@ function BehaviourSection({ form }: { form: Form }) {
           {...form.getInputProps('language.fallback_language')}
         />
       </SimpleGrid>
-      <Flag
-        form={form}
-        path="language.autoTranslate"
-        label="Translate automatically"
-        description="Detects the visitor's language and translates answers when a translation service is configured."
-      />
     </Stack>
   );
 }
@@ -380,6 +373,7 @@ function FeedbackSection({ form }: { form: Form }) {
       </SimpleGrid>
       <Textarea
         label="Disclaimer"
+        description="Shown above the comment box. While it is the generated text, it names what Masking masks."
         rows={3}
         resize="vertical"
         maxLength={WIDGET_TEXT_MAX}
@@ -410,38 +404,6 @@ function TitlesSection({ form }: { form: Form }) {
         />
       ))}
     </SimpleGrid>
-  );
-}
-
-function MaskingSection({ form }: { form: Form }) {
-  return (
-    <Stack gap="sm">
-      <Flag
-        form={form}
-        path="masking.enableMasking"
-        label="Mask sensitive text"
-        description="Text matching a pattern is replaced before it leaves the visitor's browser, and again on the server."
-      />
-      <TextInput
-        label="Mask character"
-        maw={160}
-        key={form.key('masking.maskCharacter')}
-        {...form.getInputProps('masking.maskCharacter')}
-      />
-      <ListItemsEditor
-        form={form}
-        path="masking.patterns"
-        items={form.getValues().masking.patterns}
-        fields={[
-          { key: 'name', label: 'Name', maxLength: MASK_PATTERN_NAME_MAX },
-          { key: 'regExpression', label: 'Regular expression', maxLength: MASK_PATTERN_MAX },
-        ]}
-        itemLabel="Pattern"
-        max={MASK_PATTERNS_MAX}
-        emptyText="No patterns: nothing is masked."
-        blank={{ name: '', regExpression: '' }}
-      />
-    </Stack>
   );
 }
 
@@ -720,6 +682,7 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
     identity: <IdentitySection form={form} />,
     welcome: <WelcomeSection form={form} botId={bot.id} />,
     behaviour: <BehaviourSection form={form} />,
+    translation: <TranslationSection form={form} />,
     appearance: <AppearanceSection form={form} scheme={scheme} onSchemeChange={setScheme} />,
     feedback: <FeedbackSection form={form} />,
     titles: <TitlesSection form={form} />,

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Select, SimpleGrid, Stack, Switch, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Select, SimpleGrid, Stack, Title } from '@mantine/core';
 import type { Bot } from '@omnibot/contracts';
 import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -7,11 +7,12 @@ import { useRagOptions } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
 import { languageOptions } from '../utils/languages';
 import { useConfigForm } from '../utils/use-config-form';
+import { TranslationSection } from './translation-section';
 
-/** /bot/config/rag: a bot's languages, automatic translation, and the RAG its built-in engine answers from. */
+/** /bot/config/rag: a bot's languages, automatic translation and its translator, and the RAG its built-in engine answers from. */
 export function LanguageRagForm({ bot }: { bot: Bot }) {
   const { form, save, isSaving } = useConfigForm(bot, {
-    groups: ['language', 'engines'],
+    groups: ['language', 'engines', 'libretranslate'],
     successMessage: 'The language and RAG settings were saved.',
     failureTitle: 'The language and RAG settings were not saved',
   });
@@ -50,12 +51,7 @@ export function LanguageRagForm({ bot }: { bot: Bot }) {
                 {...form.getInputProps('language.fallback_language')}
               />
             </SimpleGrid>
-            <Switch
-              label="Translate automatically"
-              description="Detects the visitor's language and translates questions and answers when a translation service is configured."
-              key={form.key('language.autoTranslate')}
-              {...form.getInputProps('language.autoTranslate', { type: 'checkbox' })}
-            />
+            <TranslationSection form={form} />
           </Stack>
         </Card>
         <Card withBorder radius="md" padding="md">

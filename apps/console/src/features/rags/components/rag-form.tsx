@@ -179,7 +179,7 @@ export function RagForm({
           />
           <Textarea
             label="Fallback text"
-            description="Said when nothing relevant enough is found; the widget then offers a person."
+            description="Said by the RAG API when nothing relevant enough is found; a bot on this RAG says its own fallback text."
             rows={3}
             resize="vertical"
             required
