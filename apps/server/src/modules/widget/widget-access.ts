@@ -12,6 +12,11 @@ import { conversationOf } from '../conversations/visitor.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 
 const RATE_WINDOW_MS = 60_000;
+/**
+ * Reports of sites a bot is not allowed on that one client address may make a minute: a real visitor loads a few
+ * pages a minute, and a script naming made-up sites from one address cannot churn the bot's list of sites.
+ */
+export const SIGHTINGS_PER_ADDRESS = 10;
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export const widgetBotNotFound = () =>
@@ -49,6 +54,10 @@ export interface WidgetAccess {
   answerPreflight(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts a request against the per-address budget of `scope` (429 `widget/rate-limited` over it). */
   limitAddress(request: FastifyRequest, scope: string): Promise<void>;
+  /** Counts a report of a site the bot is not allowed on against its address's budget (429 over it). */
+  limitSightings(request: FastifyRequest): Promise<void>;
+  /** Whether `origin` is this server's own (the widget iframe, /demo, the console). */
+  isOwn(request: FastifyRequest, origin: string): boolean;
   /** Counts a request against the per-visitor budget of `scope`: the conversation, or the address before one. */
   limitVisitor(request: FastifyRequest, scope: string, conversationId: string | null): Promise<void>;
   /** Signs and checks conversation tokens (each bound to one bot). */
@@ -57,8 +66,22 @@ export interface WidgetAccess {
   visitorConversation(bot: StoredBot, token: string): Promise<string>;
 }
 
+/**
+ * The host page a conversation is recorded under. The widget's frame calls from our own origin and names the page
+ * that embeds it (as its loader saw it): that page is taken only when the bot allows it (or it is ours, /demo),
+ * else nothing is recorded. A page calling directly is named by its browser (the Origin header).
+ */
+export function conversationOrigin(
+  seen: WidgetOrigin,
+  hostOrigin: string | undefined,
+  config: WidgetConfig,
+): string | null {
+  if (!seen.own || hostOrigin === undefined) return seen.origin;
+  return hostOrigin === seen.origin || config.install.allowedOrigins.includes(hostOrigin) ? hostOrigin : null;
+}
+
 /** The origin of a URL-ish header value, or null when it is not an http(s) URL. */
-function originOf(value: string | undefined): string | null {
+export function originOf(value: string | undefined): string | null {
   if (value === undefined || value === 'null') return null;
   try {
     const url = new URL(value);
@@ -117,6 +140,7 @@ export function createWidgetAccess(deps: {
 
   return {
     tokens,
+    isOwn,
     visitorConversation: async (bot, token) => (await conversationOf(db, tokens, bot, token)).id,
 
     async resolveWidgetBot(botId) {
@@ -157,6 +181,8 @@ export function createWidgetAccess(deps: {
     },
 
     limitAddress: (request, scope) => limit(`widget:${scope}:address`, request.ip, env.WIDGET_RATE_LIMIT_IP),
+
+    limitSightings: (request) => limit('widget:sightings:address', request.ip, SIGHTINGS_PER_ADDRESS),
 
     limitVisitor: (request, scope, conversationId) =>
       limit(
