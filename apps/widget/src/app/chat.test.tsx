@@ -1,4 +1,4 @@
-import type { WidgetConfigInput } from '@omnibot/contracts';
+import { WidgetConfigSchema, publicWidgetConfig, type WidgetConfigInput } from '@omnibot/contracts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_SOURCE } from '../protocol';
@@ -13,9 +13,13 @@ beforeAll(async () => {
   server = await startWidgetServer({});
 });
 afterAll(() => server.close());
+/** What the loader keeps in the host page's storage, per bot (it outlives a render, as storage outlives a reload). */
+const hostStorage = new Map<string, string>();
+
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  hostStorage.clear();
   server.calls.length = 0;
 });
 
@@ -26,8 +30,24 @@ function bot(config: WidgetConfigInput = {}, extra: Omit<TestBot, 'config'> = {}
   return id;
 }
 
+/**
+ * Renders the chat as embedded by the loader, which this stands in for: it answers `hello` with the bot's
+ * configuration (as the server wrote it into the loader) and the conversation it keeps, and keeps what the
+ * frame stores.
+ */
 function renderApp(botId: string) {
-  const posted = vi.spyOn(window, 'postMessage');
+  const posted = vi.spyOn(window, 'postMessage').mockImplementation((message: unknown, target: unknown) => {
+    const { type, chat } = message as { type?: string; chat?: string };
+    if (target !== HOST) return;
+    if (type === 'store' && chat !== undefined) hostStorage.set(botId, chat);
+    const testBot = server.bots[botId];
+    if (type === 'hello' && testBot !== undefined) {
+      const config = publicWidgetConfig(WidgetConfigSchema.parse(testBot.config), testBot.services);
+      queueMicrotask(() =>
+        fromHost({ source: PROTOCOL_SOURCE, type: 'init', config, chat: hostStorage.get(botId) ?? null }),
+      );
+    }
+  });
   const view = render(<App apiBase={server.origin} botId={botId} hostOrigin={HOST} />);
   const toHost = () =>
     posted.mock.calls.filter((call) => (call[1] as unknown) === HOST).map(([message]) => message as unknown);
@@ -172,8 +192,9 @@ describe('the chat window', () => {
     expect((first?.body as { conversationToken?: string }).conversationToken).toBeUndefined();
     const token = (second?.body as { conversationToken?: string }).conversationToken;
     expect(token).toMatch(/^conv-/);
-    // The conversation token stays inside the frame: nothing posted to the host page carries it.
-    expect(JSON.stringify(toHost())).not.toContain(token);
+    // The conversation token reaches the host page only to be kept in its storage, never in an event it hears.
+    const events = toHost().filter((message) => (message as { type: string }).type !== 'store');
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 
   it('takes a JSON reply when the server does not stream', async () => {
@@ -237,7 +258,7 @@ describe('sending safely', () => {
 });
 
 describe('the conversation across page loads', () => {
-  it('restores messages and the conversation token from sessionStorage when the bot keeps them', async () => {
+  it('restores messages and the conversation token the loader kept when the bot keeps them', async () => {
     const id = bot({ behaviour: { sessionStorage: true } });
     const first = renderApp(id);
     await say('Remember me');
@@ -253,6 +274,32 @@ describe('the conversation across page loads', () => {
     const tokens = intents().map((call) => (call.body as { conversationToken?: string }).conversationToken);
     expect(tokens[0]).toBeUndefined();
     expect(tokens[1]).toMatch(/^conv-/);
+    // The frame has no storage of its own on another site: the host page's keeps the conversation.
+    expect(sessionStorage.length).toBe(0);
+    expect(JSON.parse(hostStorage.get(id) ?? '{}')).toMatchObject({ conversationToken: tokens[1] });
+  });
+
+  it('asks the loader for the configuration instead of the server, and names the host page to the server', async () => {
+    const id = bot({ identity: { botName: 'Ada' } });
+    const { toHost } = renderApp(id);
+    await screen.findByRole('heading', { name: 'Ada' });
+    expect(toHost()[0]).toEqual({ source: PROTOCOL_SOURCE, type: 'hello' });
+    expect(server.calls.filter((call) => call.path.endsWith('/config'))).toEqual([]);
+    await say('Hello');
+    await settled();
+    expect(intents()[0]?.body).toMatchObject({ botId: id, text: 'Hello', hostOrigin: HOST });
+  });
+
+  it('opened on its own, fetches the configuration and keeps the conversation in its own sessionStorage', async () => {
+    const id = bot({ identity: { botName: 'Ada' } });
+    const first = render(<App apiBase={server.origin} botId={id} hostOrigin={null} />);
+    await say('Remember me');
+    await within(log()).findByText('You said: Remember me');
+    await settled();
+    first.unmount();
+    render(<App apiBase={server.origin} botId={id} hostOrigin={null} />);
+    expect(await within(await screen.findByRole('log')).findByText('You said: Remember me')).toBeTruthy();
+    expect(intents()[0]?.body).not.toHaveProperty('hostOrigin');
   });
 
   it('restores a failed message as failed, so it can still be retried', async () => {
@@ -280,6 +327,7 @@ describe('the conversation across page loads', () => {
     await screen.findByRole('textbox', { name: 'Message' });
     expect(within(log()).queryByText('Forget me')).toBeNull();
     expect(sessionStorage.length).toBe(0);
+    expect(hostStorage.size).toBe(0);
   });
 });
 
@@ -477,6 +525,7 @@ describe('keyboard', () => {
 });
 
 it('says so when the bot cannot be loaded', async () => {
-  renderApp(crypto.randomUUID());
+  // Embedded, the loader draws nothing for such a bot; opened on its own, the window says so.
+  render(<App apiBase={server.origin} botId={crypto.randomUUID()} hostOrigin={null} />);
   expect((await screen.findByRole('alert')).textContent).toContain('not available');
 });
