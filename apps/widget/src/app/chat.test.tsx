@@ -167,6 +167,36 @@ describe('the chat window', () => {
     });
   });
 
+  it('shows the citations of an answer as links to their sources, not as [n] text', async () => {
+    const id = bot(
+      {},
+      {
+        answers: [
+          {
+            kind: 'answer',
+            deltas: [],
+            messages: ['Open at 9 [1], closed on **Sundays [2]**. Not cited: [7].'],
+            sources: [
+              { n: 1, title: 'Opening hours', url: 'https://shop.example/hours' },
+              { n: 2, title: 'Handbook', url: null },
+            ],
+          },
+        ],
+      },
+    );
+    renderApp(id);
+    await say('When do you open?');
+    const hours = await within(log()).findByRole('link', { name: 'Source 1: Opening hours' });
+    expect(hours.textContent).toBe('1');
+    expect(hours.getAttribute('href')).toBe('https://shop.example/hours');
+    expect(hours.getAttribute('rel')).toContain('noopener');
+    // A source without a page of its own is linked to its entry in the list of sources.
+    const handbook = within(log()).getByRole('link', { name: 'Source 2: Handbook' });
+    const entry = document.getElementById(decodeURIComponent(handbook.getAttribute('href')?.slice(1) ?? ''));
+    expect(entry?.textContent).toBe('[2] Handbook');
+    expect(hours.closest('p')?.textContent).toBe('Open at 9 1, closed on Sundays 2. Not cited: [7].');
+  });
+
   it('reads a stream cut into 7-byte writes, drops a reset draft, and reuses the issued conversation token', async () => {
     const id = bot(
       {},
