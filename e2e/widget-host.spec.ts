@@ -117,7 +117,7 @@ test('on a site the bot does not allow nothing is drawn, the console says why on
   expect(warnings.map((message) => [message.type(), message.text()])).toEqual([
     [
       'warning',
-      `Omnibot: this bot is not allowed on ${host.origin}, so no chat is shown. Add ${host.origin} to the bot's allowed origins (Install) to show it here.`,
+      `Omnibot: this bot is not allowed on ${host.origin}; add it to the bot's allowed origins (Install) to show the chat here.`,
     ],
   ]);
 

@@ -9,6 +9,10 @@ export const MESSAGE_TEXT_MAX = 4000;
 /** The longest message text the iframe reports to the host page (bot answers may exceed a visitor's limit). */
 export const EVENT_TEXT_MAX = 20_000;
 
+/** What the loader and the chat say once in the console when the browser refuses them sessionStorage. */
+export const storageWarning = (reason: string) =>
+  `Omnibot: sessionStorage refused (${reason}); the conversation lasts until the page is left.`;
+
 /** The longest saved conversation (JSON text) the frame hands the loader to keep across page loads. */
 export const SAVED_CHAT_MAX = 1_000_000;
 

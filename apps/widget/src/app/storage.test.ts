@@ -74,7 +74,7 @@ describe('the saved conversation', () => {
     expect(() => saveChat(full, 'bot-a', { messages: [message({})] })).not.toThrow();
     expect(loadChat(null, 'bot-a')).toBeNull();
     expect(warn.mock.calls).toEqual([
-      ['Omnibot: the conversation is kept only until this page is left (sessionStorage: full).'],
+      ['Omnibot: sessionStorage refused (full); the conversation lasts until the page is left.'],
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { IntentSource } from '@omnibot/contracts';
-import { SAVED_CHAT_MAX } from '../protocol';
+import { SAVED_CHAT_MAX, storageWarning } from '../protocol';
 import type { ChatMessage } from './chat-types';
 
 /**
@@ -88,9 +88,7 @@ let storageWarned = false;
 function warnStorage(error: unknown) {
   if (storageWarned) return;
   storageWarned = true;
-  console.warn(
-    `Omnibot: the conversation is kept only until this page is left (sessionStorage: ${(error as Error).message}).`,
-  );
+  console.warn(storageWarning((error as Error).message));
 }
 
 /** The saved conversation of this bot in this tab, or null when there is none or it cannot be read. */

@@ -338,7 +338,7 @@ describe('the loader and the chat frame', () => {
     expect(posted.mock.calls[0]?.[0]).toMatchObject({ type: 'init', chat: '{"conversationToken":"c1.x"}' });
     expect(warn.mock.calls).toEqual([
       [
-        "Omnibot: the conversation is kept only until this page is left (sessionStorage: Failed to read the 'sessionStorage' property).",
+        "Omnibot: sessionStorage refused (Failed to read the 'sessionStorage' property); the conversation lasts until the page is left.",
       ],
     ]);
   });

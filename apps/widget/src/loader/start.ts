@@ -1,5 +1,5 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
-import { PROTOCOL_SOURCE, parseFrameMessage, type HostToFrameMessage } from '../protocol';
+import { PROTOCOL_SOURCE, parseFrameMessage, storageWarning, type HostToFrameMessage } from '../protocol';
 import type { LoaderBoot } from './boot';
 
 /** Below this viewport width the chat window covers the whole screen. */
@@ -23,7 +23,7 @@ export const chatStorageKey = (botId: string) => `omnibot:chat:${botId}`;
 
 /** What the loader says in the console when the page's origin (or a page framing it) may not embed the bot. */
 export const notAllowedWarning = (origin: string) =>
-  `Omnibot: this bot is not allowed on ${origin}, so no chat is shown. Add ${origin} to the bot's allowed origins (Install) to show it here.`;
+  `Omnibot: this bot is not allowed on ${origin}; add it to the bot's allowed origins (Install) to show the chat here.`;
 
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" width="60%" height="60%" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z"/></svg>';
@@ -204,10 +204,7 @@ export async function startLoader(
     try {
       return act(win.sessionStorage);
     } catch (error) {
-      if (!storageWarned)
-        console.warn(
-          `Omnibot: the conversation is kept only until this page is left (sessionStorage: ${(error as Error).message}).`,
-        );
+      if (!storageWarned) console.warn(storageWarning((error as Error).message));
       storageWarned = true;
     }
   };
