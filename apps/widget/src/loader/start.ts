@@ -215,7 +215,7 @@ export async function startLoader(
   // Made hidden ahead of the first open (while the page is idle, or when the pointer or focus reaches the
   // launcher), so opening only shows it.
   const warm = () => {
-    if (frame !== null || !host.isConnected) return;
+    if (frame !== null) return;
     frame = doc.createElement('iframe');
     frame.setAttribute('data-omnibot-frame', botId);
     frame.title = identity.botName;
@@ -295,7 +295,10 @@ export async function startLoader(
   button.addEventListener('click', () => (isOpen ? close() : open()));
   button.addEventListener('pointerenter', warm);
   button.addEventListener('focus', warm);
-  win.requestIdleCallback?.(warm);
+  // Not once the page took the launcher away.
+  win.requestIdleCallback?.(() => {
+    if (host.isConnected) warm();
+  });
   // Esc closes the window from the host page too (the chat handles it while the focus is inside).
   doc.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && isOpen) close();
