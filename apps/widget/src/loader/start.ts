@@ -210,8 +210,6 @@ export async function startLoader(
   };
   if (behaviour.sessionStorage) kept = storage((store) => store.getItem(chatStorageKey(botId))) ?? null;
 
-  const toFrame = (message: HostToFrameMessage) => frame?.contentWindow?.postMessage(message, origin);
-
   // Made hidden ahead of the first open (while the page is idle, or when the pointer or focus reaches the
   // launcher), so opening only shows it.
   const warm = () => {
@@ -276,7 +274,8 @@ export async function startLoader(
     const message = parseFrameMessage(event.data);
     if (message === null) return;
     if (message.type === 'hello') {
-      toFrame({ source: PROTOCOL_SOURCE, type: 'init', config: loaded, chat: kept });
+      const init: HostToFrameMessage = { source: PROTOCOL_SOURCE, type: 'init', config: loaded, chat: kept };
+      source.postMessage(init, origin);
     } else if (message.type === 'ready') {
       frameReady = true;
       const waiting = outbox;
