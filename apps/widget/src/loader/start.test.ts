@@ -281,6 +281,26 @@ describe('the loader', () => {
       expect(server.requests.slice(before)).toEqual(['POST /v1/widget/plain/sightings']),
     );
   });
+
+  it('draws nothing on an allowed page framed by a page the bot does not allow (frame-ancestors checks both)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const framed = { origin: window.location.origin, ancestorOrigins: ['https://framer.example'] };
+    // The host window as seen from a page inside another site's frame.
+    const inFrame = new Proxy(host, {
+      get: (target, key) => {
+        if (key === 'location') return framed;
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+      set: (target, key, value) => Reflect.set(target, key, value),
+    });
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=plain`);
+    const config = publicWidgetConfig(WidgetConfigSchema.parse({}));
+    await startLoader(script, { botId: 'plain', config, allowedOrigins: [window.location.origin] }, inFrame);
+    expect(document.querySelector('[data-omnibot]')).toBeNull();
+    expect(warn.mock.calls).toEqual([[notAllowedWarning('https://framer.example')]]);
+  });
 });
 
 describe('the loader and the chat frame', () => {
