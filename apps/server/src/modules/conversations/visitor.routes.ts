@@ -23,10 +23,10 @@ import { engineFor } from '../bots/bot-engine';
 import { autoTranslating } from '../speech/auto-translate';
 import { createSpeechDeps } from '../speech/speech.service';
 import type { AnswerDeps } from '../rag/rag-answer';
-import { conversationOrigin, originOf } from '../widget/widget-access';
 import {
   answerLanguageFor,
   conversationOf,
+  conversationOrigin,
   historyOf,
   recordBotOrigin,
   recordFeedback,
@@ -198,10 +198,9 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
       async (request, reply) => {
         const bot = await access.resolveWidgetBot(request.params.botId);
         // Only the browser names the page here: the loader posts without CORS, so the Origin header is its own.
-        const origin = originOf(request.headers.origin);
+        const { origin, own } = access.namedOrigin(request);
         if (origin === null) throw new AppError(400, 'widget/no-origin', NO_ORIGIN_MESSAGE);
-        if (!access.isOwn(request, origin))
-          await recordBotOrigin(db, { tenantId: bot.row.tenantId, botId: bot.row.id, origin });
+        if (!own) await recordBotOrigin(db, { tenantId: bot.row.tenantId, botId: bot.row.id, origin });
         // The report comes from another site without CORS: its empty answer is not an error in that page's console.
         return reply.status(204).header('cross-origin-resource-policy', 'cross-origin').send(null);
       },

@@ -51,6 +51,20 @@ export function answerLanguageFor(config: WidgetConfig, requested: string | unde
   return requested ?? config.language.default_language;
 }
 
+/**
+ * The host page a conversation is recorded under. The widget's frame calls from our own origin and names the page
+ * that embeds it (as its loader saw it): that page is taken only when the bot allows it (or it is ours, /demo),
+ * else nothing is recorded. A page calling directly is named by its browser (the Origin header).
+ */
+export function conversationOrigin(
+  seen: { origin: string | null; own: boolean },
+  hostOrigin: string | undefined,
+  config: WidgetConfig,
+): string | null {
+  if (!seen.own || hostOrigin === undefined) return seen.origin;
+  return hostOrigin === seen.origin || config.install.allowedOrigins.includes(hostOrigin) ? hostOrigin : null;
+}
+
 /** The conversation a token names for this bot; 403 for a forged token, another bot's, or one that is gone. */
 export async function conversationOf(
   db: Db,

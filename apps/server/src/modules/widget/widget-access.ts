@@ -56,8 +56,8 @@ export interface WidgetAccess {
   limitAddress(request: FastifyRequest, scope: string): Promise<void>;
   /** Counts a report of a site the bot is not allowed on against its address's budget (429 over it). */
   limitSightings(request: FastifyRequest): Promise<void>;
-  /** Whether `origin` is this server's own (the widget iframe, /demo, the console). */
-  isOwn(request: FastifyRequest, origin: string): boolean;
+  /** The page the browser names in the Origin header alone (what a request without CORS still carries). */
+  namedOrigin(request: FastifyRequest): WidgetOrigin;
   /** Counts a request against the per-visitor budget of `scope`: the conversation, or the address before one. */
   limitVisitor(request: FastifyRequest, scope: string, conversationId: string | null): Promise<void>;
   /** Signs and checks conversation tokens (each bound to one bot). */
@@ -66,22 +66,8 @@ export interface WidgetAccess {
   visitorConversation(bot: StoredBot, token: string): Promise<string>;
 }
 
-/**
- * The host page a conversation is recorded under. The widget's frame calls from our own origin and names the page
- * that embeds it (as its loader saw it): that page is taken only when the bot allows it (or it is ours, /demo),
- * else nothing is recorded. A page calling directly is named by its browser (the Origin header).
- */
-export function conversationOrigin(
-  seen: WidgetOrigin,
-  hostOrigin: string | undefined,
-  config: WidgetConfig,
-): string | null {
-  if (!seen.own || hostOrigin === undefined) return seen.origin;
-  return hostOrigin === seen.origin || config.install.allowedOrigins.includes(hostOrigin) ? hostOrigin : null;
-}
-
 /** The origin of a URL-ish header value, or null when it is not an http(s) URL. */
-export function originOf(value: string | undefined): string | null {
+function originOf(value: string | undefined): string | null {
   if (value === undefined || value === 'null') return null;
   try {
     const url = new URL(value);
@@ -140,7 +126,10 @@ export function createWidgetAccess(deps: {
 
   return {
     tokens,
-    isOwn,
+    namedOrigin(request) {
+      const origin = originOf(request.headers.origin);
+      return { origin, own: origin !== null && isOwn(request, origin) };
+    },
     visitorConversation: async (bot, token) => (await conversationOf(db, tokens, bot, token)).id,
 
     async resolveWidgetBot(botId) {
