@@ -128,9 +128,7 @@ export const SERVER_ORDER_DEBT = new Set([
   'plugins/principal.ts -> modules/tenancy/tenant-usable',
   'plugins/widget-files.ts -> modules/bots/bots.routes',
   'plugins/widget-files.ts -> modules/bots/bots.service',
-  'plugins/widget-files.ts -> modules/conversations/visitor.service',
   'plugins/widget-files.ts -> modules/speech/speech.service',
-  'plugins/widget-files.ts -> modules/widget/widget-access',
 ]);
 const SERVER_FOUNDATIONS = new Set(['plugins', 'lib', 'db', 'storage', 'jobs']);
 const SERVER_WIRING = new Set(['app', 'main', 'bootstrap']);

@@ -1,5 +1,5 @@
-// Widget load time in Debian's headless Chromium on loopback: a host page on its own origin (another port) embeds
-// the snippet of a bot served by the built server. Measured per run, in a fresh browser context (nothing cached):
+// Widget load time in Debian's headless Chromium on loopback: a host page on another site (localhost, the server
+// being 127.0.0.1) embeds the snippet of a bot served by the built server. Measured per run, in a fresh browser context (nothing cached):
 //   - script start -> launcher visible: from the moment the loader starts running (its response fully received,
 //     Resource Timing responseEnd) to the first animation frame in which the launcher button is laid out;
 //   - tag -> launcher visible: the same end, from the moment the host page inserted the script tag;
@@ -7,7 +7,11 @@
 //   - longest task: the longest main-thread task (Long Tasks API, 50 ms and over) in the host page or the chat
 //     frame during the run, 0 when there was none.
 // Median (and p90) of `--runs` runs, at normal CPU speed and with the CPU slowed 4x through the Chrome DevTools
-// Protocol (Emulation.setCPUThrottlingRate). Budgets: launcher visible under 100 ms, 250 ms throttled.
+// Protocol (Emulation.setCPUThrottlingRate). The throttling applies to a renderer process, and with site isolation
+// the cross-site chat frame would run in a process of its own, unthrottled: the browser runs with site isolation
+// off, so the frame shares the host page's process and its slowed CPU (checked: the run fails when the frame is a
+// target of its own). Budgets: launcher visible under 100 ms (250 ms throttled), click -> input ready under 300 ms
+// (700 ms throttled).
 // Prints figures; never part of `npm test`.
 //   npm run bench:widget-load -- [--runs 20] [--no-build]
 /* global document, window, requestAnimationFrame -- functions passed to page.evaluate run in the browser */
@@ -27,7 +31,16 @@ const arg = (name, fallback) => {
 const RUNS = Number(arg('runs', '20'));
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Widget-Load-Passw0rd-2026' };
 const BUDGETS = { 1: 100, 4: 250 };
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
+const OPEN_BUDGETS = { 1: 300, 4: 700 };
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-site-isolation-trials',
+  '--disable-features=IsolateOrigins,site-per-process',
+];
 
 if (!process.argv.includes('--no-build')) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -65,7 +78,7 @@ async function startHost(port, html) {
     response.end(html);
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** Waits in the page for the first frame in which the launcher button has a size; returns that time. */
@@ -80,7 +93,7 @@ const launcherVisible = (botId) =>
     check();
   });
 
-async function measure(browser, hostUrl, serverUrl, botId, rate) {
+async function measure(browser, browserSession, hostUrl, serverUrl, botId, rate, settle) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Long tasks inside the chat frame are collected by the frame itself.
   await context.addInitScript(() => {
@@ -100,12 +113,24 @@ async function measure(browser, hostUrl, serverUrl, botId, rate) {
     return { tag: window.__tag, scriptStart: entry ? entry.responseEnd : Number.NaN };
   }, `${serverUrl}/widget.js`);
 
+  // A visitor who reads the page first: the loader has made the chat frame while the page was idle.
+  if (settle)
+    await page
+      .frameLocator(`[data-omnibot-frame="${botId}"]`)
+      .getByRole('textbox')
+      .first()
+      .waitFor({ state: 'attached' });
   const clickedAt = await page.evaluate(() => performance.now());
   await page.locator(`[data-omnibot="${botId}"] button`).first().click();
   const frame = page.frameLocator(`[data-omnibot-frame="${botId}"]`);
   await frame.getByRole('textbox').first().waitFor({ state: 'visible' });
   await frame.getByRole('textbox').first().isEnabled();
   const readyAt = await page.evaluate(() => performance.now());
+  const ownProcess = (await browserSession.send('Target.getTargets')).targetInfos.filter(
+    (target) => target.type === 'iframe',
+  );
+  if (ownProcess.length > 0)
+    throw new Error('the chat frame runs in a process of its own: the CPU throttling would miss it');
   const frameLongest = await page
     .frames()
     .find((item) => item.url().startsWith(`${serverUrl}/widget/`))
@@ -127,7 +152,7 @@ let browser = null;
 try {
   const cookie = await signIn(server.url, ADMIN);
   const hostPort = await freePort();
-  const hostOrigin = `http://127.0.0.1:${hostPort}`;
+  const hostOrigin = `http://localhost:${hostPort}`;
   const created = await fetch(`${server.url}/v1/bots`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, origin: server.url },
@@ -142,14 +167,19 @@ try {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
+  const browserSession = await browser.newBrowserCDPSession();
   // One unmeasured run warms the server's caches (the per-bot loader, the configuration).
-  await measure(browser, host.url, server.url, botId, 1);
+  await measure(browser, browserSession, host.url, server.url, botId, 1, false);
 
   console.log(`\nwidget load, ${RUNS} runs each, fresh browser context per run (median / p90)`);
   let over = false;
   for (const rate of [1, 4]) {
     const runs = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await measure(browser, host.url, server.url, botId, rate));
+    for (let run = 0; run < RUNS; run++) {
+      const atOnce = await measure(browser, browserSession, host.url, server.url, botId, rate, false);
+      const settled = await measure(browser, browserSession, host.url, server.url, botId, rate, true);
+      runs.push({ ...atOnce, clickSettled: settled.clickToInput });
+    }
     const figure = (key) =>
       `${ms(
         percentile(
@@ -166,13 +196,20 @@ try {
       runs.map((item) => item.fromScript),
       50,
     );
-    over ||= launcher >= BUDGETS[rate];
+    const opening = percentile(
+      runs.map((item) => item.clickSettled),
+      50,
+    );
+    over ||= launcher >= BUDGETS[rate] || opening >= OPEN_BUDGETS[rate];
     console.log(`\nCPU ${rate === 1 ? 'normal' : `${rate}x slower`}`);
     console.log(
       `  script start -> launcher visible ${figure('fromScript')}  budget ${BUDGETS[rate]} ms ${launcher < BUDGETS[rate] ? 'OK' : 'OVER'}`,
     );
     console.log(`  tag -> launcher visible          ${figure('fromTag')}`);
-    console.log(`  click -> input ready             ${figure('clickToInput')}`);
+    console.log(`  click at once -> input ready     ${figure('clickToInput')}`);
+    console.log(
+      `  click once idle -> input ready   ${figure('clickSettled')}  budget ${OPEN_BUDGETS[rate]} ms ${opening < OPEN_BUDGETS[rate] ? 'OK' : 'OVER'}`,
+    );
     console.log(
       `  longest task                     ${figure('longestTask')}  (max ${Math.max(...runs.map((item) => item.longestTask)).toFixed(1)} ms)`,
     );

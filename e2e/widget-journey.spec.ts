@@ -97,7 +97,7 @@ test('a visitor on another origin asks, gets a sourced answer, rates it, keeps t
     .poll(async () => (await onlyTranscript(page, base, botId)).messages[1]?.feedback?.rating)
     .toBe('button1');
 
-  // The conversation is kept in the frame's sessionStorage across a reload of the host page.
+  // The conversation is kept (by the loader, in the host page's sessionStorage) across a reload of the host page.
   await page.reload();
   await launcher(page, botId).click();
   await expect(chat(page, botId).getByText('When does the ferry to Lindholm leave?')).toBeVisible();

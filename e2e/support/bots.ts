@@ -83,9 +83,17 @@ export interface HostSite {
   close(): Promise<void>;
 }
 
-export async function startHostSite(serverUrl: string, extra = ''): Promise<HostSite> {
+/**
+ * `hostname` `localhost` puts the host page on another site than the server (127.0.0.1), where the browser treats
+ * the chat frame as a third-party frame; the default 127.0.0.1 is only another origin of the same site.
+ */
+export async function startHostSite(
+  serverUrl: string,
+  extra = '',
+  hostname: '127.0.0.1' | 'localhost' = '127.0.0.1',
+): Promise<HostSite> {
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${hostname}:${port}`;
   const server: Server = createServer((request, response) => {
     const bot = new URL(request.url ?? '/', origin).searchParams.get('bot') ?? '';
     if (!/^[0-9a-f-]{36}$/.test(bot)) {

@@ -4,6 +4,7 @@ import {
   EVENT_TEXT_MAX,
   MESSAGE_TEXT_MAX,
   PROTOCOL_SOURCE,
+  SAVED_CHAT_MAX,
   parseFrameMessage,
   parseHostMessage,
   parsePreviewMessage,
@@ -18,6 +19,8 @@ describe('messages from the chat frame', () => {
     { source, type: 'handover' },
     { source, type: 'message', role: 'user', text: 'Hi' },
     { source, type: 'message', role: 'bot', text: 'x'.repeat(EVENT_TEXT_MAX) },
+    { source, type: 'hello' },
+    { source, type: 'store', chat: '{"conversationToken":"c1.a.b","messages":[]}' },
   ])('accepts %j', (data) => {
     expect(parseFrameMessage(data)).toEqual(data);
   });
@@ -39,9 +42,20 @@ describe('messages from the chat frame', () => {
     { source, type: 'message', role: 'bot', text: 7 },
     { source, type: 'message', role: 'bot', text: 'x'.repeat(EVENT_TEXT_MAX + 1) },
     { source, type: 'message', role: 'bot', text: 'Hi', html: '<img src=x onerror=alert(1)>' },
+    { source, type: 'hello', botId: 'x' },
+    { source, type: 'store' },
+    { source, type: 'store', chat: '' },
+    { source, type: 'store', chat: 'not json' },
+    { source, type: 'store', chat: { conversationToken: 'x' } },
   ])('refuses %j', (data) => {
     expect(parseFrameMessage(data)).toBeNull();
   });
+});
+
+it('takes a saved conversation up to SAVED_CHAT_MAX characters from the chat frame', () => {
+  const chat = (length: number) => `{"x":"${'y'.repeat(length - 8)}"}`;
+  expect(parseFrameMessage({ source, type: 'store', chat: chat(SAVED_CHAT_MAX) })).not.toBeNull();
+  expect(parseFrameMessage({ source, type: 'store', chat: chat(SAVED_CHAT_MAX + 1) })).toBeNull();
 });
 
 describe('messages from the host page', () => {
@@ -50,6 +64,13 @@ describe('messages from the host page', () => {
     { source, type: 'send', text: 'Where is my order?' },
     { source, type: 'send', text: 'x'.repeat(MESSAGE_TEXT_MAX) },
     { source, type: 'setLanguage', language: 'pt-BR' },
+    { source, type: 'init', config: publicWidgetConfig(WidgetConfigSchema.parse({})), chat: null },
+    {
+      source,
+      type: 'init',
+      config: publicWidgetConfig(WidgetConfigSchema.parse({})),
+      chat: '{"messages":[]}',
+    },
   ])('accepts %j', (data) => {
     expect(parseHostMessage(data)).toEqual(data);
   });
@@ -67,6 +88,16 @@ describe('messages from the host page', () => {
     { source, type: 'setLanguage', language: 3 },
     { source, type: 'opened', token: 'abc' },
     { source: 'omnibot', type: 'send', text: 'Hi' },
+    { source, type: 'init', config: publicWidgetConfig(WidgetConfigSchema.parse({})) },
+    { source, type: 'init', config: { identity: {} }, chat: null },
+    { source, type: 'init', config: publicWidgetConfig(WidgetConfigSchema.parse({})), chat: 'x' },
+    {
+      source,
+      type: 'init',
+      config: publicWidgetConfig(WidgetConfigSchema.parse({})),
+      chat: null,
+      token: 'x',
+    },
   ])('refuses %j', (data) => {
     expect(parseHostMessage(data)).toBeNull();
   });

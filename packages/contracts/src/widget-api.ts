@@ -8,6 +8,9 @@ export const FEEDBACK_COMMENT_MAX = 1000;
 /** A signed conversation token is well under this; anything longer is not one of ours. */
 export const CONVERSATION_TOKEN_MAX = 512;
 
+/** An origin longer than this is not one a browser names. */
+const HOST_ORIGIN_MAX = 300;
+
 const botId = () => z.uuid('Unknown bot');
 const languageCode = () =>
   safeString()
@@ -41,6 +44,15 @@ export const IntentBodySchema = z.strictObject({
   text: visitorText(),
   /** The visitor's language; the bot's default language when left out. */
   language: languageCode().optional(),
+  /**
+   * The page the widget's frame is embedded in, as its loader saw it. The server records it for the conversation only
+   * when the bot allows that origin; the frame's own requests carry the server's origin.
+   */
+  hostOrigin: z
+    .string('The host origin is a string.')
+    .max(HOST_ORIGIN_MAX, 'This is not an origin.')
+    .regex(/^https?:\/\/[^/?#\s]+$/, 'The host origin is a scheme, host and optional port.')
+    .optional(),
 });
 export type IntentBody = z.input<typeof IntentBodySchema>;
 

@@ -102,13 +102,13 @@ describe('GET /widget.js', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toMatch(/<\/script|<!--|\u2028|\u2029/iu);
     expect(response.body).not.toContain(SECRET);
-    expect(response.body).not.toContain(SITE);
     const { boot } = runLoader(response.body);
+    // The allowed origins are public already (the chat page's frame-ancestors): the loader checks its page with them.
     const expectedConfig = publicWidgetConfig(WidgetConfigSchema.parse(bot.config), {
       translate: true,
       tts: false,
     });
-    expect(boot).toEqual({ botId: bot.id, config: expectedConfig });
+    expect(boot).toEqual({ botId: bot.id, config: expectedConfig, allowedOrigins: [SITE] });
     expect((boot as { config: { welcome: { welcomeText: string } } }).config.welcome.welcomeText).toBe(
       HOSTILE,
     );
@@ -135,18 +135,14 @@ describe('GET /widget.js', () => {
     ).toMatchObject({ displayName: 'Calm' });
   });
 
-  it('records the site that loads a bot (its page origin, counted) for the install screen, and nothing for no bot', async () => {
-    const bot = await makeBot('Seen', {});
-    const page = { referer: `${SITE}/products/kettle?ref=ad` };
-    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: page });
-    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: page });
-    await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: { referer: 'not a url' } });
-    await t.app.inject({ url: '/widget.js', headers: { referer: 'https://other.example.org/' } });
+  it('records no site from the loader request (anyone can name any page) and boots with the allowed origins', async () => {
+    const bot = await makeBot('Seen', { install: { allowedOrigins: [SITE] } });
+    const page = { referer: `${SITE}/products/kettle?ref=ad`, origin: 'https://made-up.example' };
+    const response = await t.app.inject({ url: `/widget.js?bot=${bot.id}`, headers: page });
+    expect(runLoader(response.body).boot).toMatchObject({ botId: bot.id, allowedOrigins: [SITE] });
     const origins = await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice);
     expect(origins.statusCode, origins.body).toBe(200);
-    expect(origins.json<{ items: { origin: string; hits: number }[] }>().items).toEqual([
-      expect.objectContaining({ origin: SITE, hits: 2 }),
-    ]);
+    expect(origins.json<{ items: unknown[] }>().items).toEqual([]);
   });
 
   it('serves the loader unchanged for an unknown, malformed or disabled bot', async () => {

@@ -8,8 +8,6 @@ import type { Db } from '../db/client';
 import type { BotRow } from '../db/schema';
 import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from '../modules/bots/bots.routes';
 import { servableBot } from '../modules/bots/bots.service';
-import { recordBotOrigin } from '../modules/conversations/visitor.service';
-import { requestPageOrigin } from '../modules/widget/widget-access';
 import { widgetServices } from '../modules/speech/speech.service';
 
 /** The placeholder in the built loader that the per-bot boot JSON replaces (inside a JS string literal). */
@@ -157,10 +155,19 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
     return botId === undefined ? null : servableBot(db, botId);
   };
 
-  /** The loader with `{"botId", "config"}` of a servable bot in place of the token. */
+  /**
+   * The loader with `{"botId", "config", "allowedOrigins"}` of a servable bot in place of the token: the loader checks
+   * the page it runs on against the allowed origins (public already in the chat page's frame-ancestors) before it
+   * draws anything. Compared in the page rather than by the Referer here: a page may send no Referer, and one
+   * answer serves every site from shared caches.
+   */
   const loaderFor = (loader: string, row: BotRow) => {
     const config: WidgetConfig = row.config;
-    const boot = { botId: row.id, config: publicWidgetConfig(config, widgetServices(config)) };
+    const boot = {
+      botId: row.id,
+      config: publicWidgetConfig(config, widgetServices(config)),
+      allowedOrigins: config.install.allowedOrigins,
+    };
     return loader.replace(BOOT_TOKEN, () => jsStringContent(boot));
   };
 
@@ -174,9 +181,8 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
       .header('cache-control', WIDGET_CONFIG_CACHE_CONTROL)
       // Host pages on other sites load this script.
       .header('cross-origin-resource-policy', 'cross-origin');
-    // The page that loads the script names the site the bot runs on: what /bot/install lists as recently seen.
-    const origin = row ? requestPageOrigin(request) : null;
-    if (row && origin !== null) await recordBotOrigin(db, { tenantId: row.tenantId, botId: row.id, origin });
+    // Anyone can name any page here, so nothing is recorded: sites are recorded when the widget's frame starts a
+    // conversation (allowed sites) or when the loader reports a site it may not run on (limited per address).
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.send(row ? loaderFor(build.loader, row) : build.loader);
   });

@@ -1,6 +1,6 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
 import { useEffect, useState } from 'react';
-import { PROTOCOL_SOURCE, parsePreviewMessage } from '../protocol';
+import { PROTOCOL_SOURCE, parseHostMessage, parsePreviewMessage } from '../protocol';
 import { fetchConfig } from './api';
 import { TranslatedChat } from './translated-texts';
 
@@ -8,7 +8,10 @@ export interface AppProps {
   /** The server the config and answers come from (the iframe's own origin in production). */
   apiBase: string;
   botId: string;
-  /** The embedding page's origin: the only window messages are taken from and posted to; null outside a frame. */
+  /**
+   * The embedding page's origin: the only window messages are taken from and posted to; null outside a frame. With
+   * it the loader there hands over the configuration and the kept conversation.
+   */
   hostOrigin: string | null;
   /** The console's live preview (`?preview=1`): the configuration comes from the same-origin parent. */
   preview?: boolean;
@@ -17,16 +20,35 @@ export interface AppProps {
 type Load =
   | { state: 'loading' }
   | { state: 'failed' }
-  | { state: 'ready'; config: PublicWidgetConfig; colorScheme?: 'light' | 'dark' };
+  | { state: 'ready'; config: PublicWidgetConfig; colorScheme?: 'light' | 'dark'; savedChat?: string | null };
 
-/** Loads the bot's configuration (or, in preview, takes it from the console) and shows the chat. */
+/**
+ * Shows the chat with the bot's configuration: the one the loader holds when embedded (asked for with `hello`, no
+ * request), else fetched (or, in preview, taken from the console).
+ */
 export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
   const [load, setLoad] = useState<Load>(() =>
     botId === '' && !preview ? { state: 'failed' } : { state: 'loading' },
   );
+  const embedded = !preview && hostOrigin !== null;
 
   useEffect(() => {
-    if (botId === '') return;
+    if (!embedded || botId === '') return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== hostOrigin || event.source !== window.parent) return;
+      const message = parseHostMessage(event.data);
+      if (message?.type === 'init')
+        setLoad((now) =>
+          now.state === 'ready' ? now : { state: 'ready', config: message.config, savedChat: message.chat },
+        );
+    };
+    window.addEventListener('message', onMessage);
+    window.parent.postMessage({ source: PROTOCOL_SOURCE, type: 'hello' }, hostOrigin);
+    return () => window.removeEventListener('message', onMessage);
+  }, [embedded, botId, hostOrigin]);
+
+  useEffect(() => {
+    if (botId === '' || embedded) return;
     let current = true;
     fetchConfig(apiBase, botId).then(
       // A configuration the console already posted is newer than the saved one.
@@ -37,7 +59,7 @@ export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
     return () => {
       current = false;
     };
-  }, [apiBase, botId, preview]);
+  }, [apiBase, botId, preview, embedded]);
 
   useEffect(() => {
     if (!preview) return;
@@ -70,6 +92,7 @@ export function App({ apiBase, botId, hostOrigin, preview = false }: AppProps) {
       botId={botId}
       hostOrigin={preview ? null : hostOrigin}
       config={load.config}
+      savedChat={load.savedChat ?? null}
       preview={preview}
       colorScheme={load.colorScheme}
     />

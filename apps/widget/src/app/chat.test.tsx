@@ -1,21 +1,25 @@
 import type { WidgetConfigInput } from '@omnibot/contracts';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_SOURCE } from '../protocol';
+import { fromHost, HOST, renderEmbedded } from '../test/embedded-app';
 import { startWidgetServer, type Answer, type TestBot, type WidgetServer } from '../test/widget-server';
 import { App } from './App';
 import { NO_AGENT_TEXT } from './chat';
 
-const HOST = 'https://shop.example';
 let server: WidgetServer;
 
 beforeAll(async () => {
   server = await startWidgetServer({});
 });
 afterAll(() => server.close());
+/** What the loader keeps in the host page's storage, per bot (it outlives a render, as storage outlives a reload). */
+const hostStorage = new Map<string, string>();
+
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  hostStorage.clear();
   server.calls.length = 0;
 });
 
@@ -26,13 +30,7 @@ function bot(config: WidgetConfigInput = {}, extra: Omit<TestBot, 'config'> = {}
   return id;
 }
 
-function renderApp(botId: string) {
-  const posted = vi.spyOn(window, 'postMessage');
-  const view = render(<App apiBase={server.origin} botId={botId} hostOrigin={HOST} />);
-  const toHost = () =>
-    posted.mock.calls.filter((call) => (call[1] as unknown) === HOST).map(([message]) => message as unknown);
-  return { ...view, toHost };
-}
+const renderApp = (botId: string) => renderEmbedded(server, botId, hostStorage);
 
 async function say(text: string) {
   const input = await screen.findByRole('textbox', { name: 'Message' });
@@ -49,12 +47,6 @@ const log = () => screen.getByRole('log');
 // The loader holds its messages until the window says it is ready, and the window says so only once it listens.
 async function hostHeardReady(toHost: () => unknown[]) {
   await waitFor(() => expect(toHost()).toContainEqual({ source: PROTOCOL_SOURCE, type: 'ready' }));
-}
-
-function fromHost(data: unknown, origin = HOST) {
-  act(() => {
-    window.dispatchEvent(new MessageEvent('message', { data, origin, source: window }));
-  });
 }
 
 describe('the chat window', () => {
@@ -147,6 +139,36 @@ describe('the chat window', () => {
     });
   });
 
+  it('shows the citations of an answer as links to their sources, not as [n] text', async () => {
+    const id = bot(
+      {},
+      {
+        answers: [
+          {
+            kind: 'answer',
+            deltas: [],
+            messages: ['Open at 9 [1], closed on **Sundays [2]**. Not cited: [7].'],
+            sources: [
+              { n: 1, title: 'Opening hours', url: 'https://shop.example/hours' },
+              { n: 2, title: 'Handbook', url: null },
+            ],
+          },
+        ],
+      },
+    );
+    renderApp(id);
+    await say('When do you open?');
+    const hours = await within(log()).findByRole('link', { name: 'Source 1: Opening hours' });
+    expect(hours.textContent).toBe('1');
+    expect(hours.getAttribute('href')).toBe('https://shop.example/hours');
+    expect(hours.getAttribute('rel')).toContain('noopener');
+    // A source without a page of its own is linked to its entry in the list of sources.
+    const handbook = within(log()).getByRole('link', { name: 'Source 2: Handbook' });
+    const entry = document.getElementById(decodeURIComponent(handbook.getAttribute('href')?.slice(1) ?? ''));
+    expect(entry?.textContent).toBe('[2] Handbook');
+    expect(hours.closest('p')?.textContent).toBe('Open at 9 1, closed on Sundays 2. Not cited: [7].');
+  });
+
   it('reads a stream cut into 7-byte writes, drops a reset draft, and reuses the issued conversation token', async () => {
     const id = bot(
       {},
@@ -172,8 +194,9 @@ describe('the chat window', () => {
     expect((first?.body as { conversationToken?: string }).conversationToken).toBeUndefined();
     const token = (second?.body as { conversationToken?: string }).conversationToken;
     expect(token).toMatch(/^conv-/);
-    // The conversation token stays inside the frame: nothing posted to the host page carries it.
-    expect(JSON.stringify(toHost())).not.toContain(token);
+    // The conversation token reaches the host page only to be kept in its storage, never in an event it hears.
+    const events = toHost().filter((message) => (message as { type: string }).type !== 'store');
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 
   it('takes a JSON reply when the server does not stream', async () => {
@@ -237,7 +260,7 @@ describe('sending safely', () => {
 });
 
 describe('the conversation across page loads', () => {
-  it('restores messages and the conversation token from sessionStorage when the bot keeps them', async () => {
+  it('restores messages and the conversation token the loader kept when the bot keeps them', async () => {
     const id = bot({ behaviour: { sessionStorage: true } });
     const first = renderApp(id);
     await say('Remember me');
@@ -253,6 +276,32 @@ describe('the conversation across page loads', () => {
     const tokens = intents().map((call) => (call.body as { conversationToken?: string }).conversationToken);
     expect(tokens[0]).toBeUndefined();
     expect(tokens[1]).toMatch(/^conv-/);
+    // The frame has no storage of its own on another site: the host page's keeps the conversation.
+    expect(sessionStorage.length).toBe(0);
+    expect(JSON.parse(hostStorage.get(id) ?? '{}')).toMatchObject({ conversationToken: tokens[1] });
+  });
+
+  it('asks the loader for the configuration instead of the server, and names the host page to the server', async () => {
+    const id = bot({ identity: { botName: 'Ada' } });
+    const { toHost } = renderApp(id);
+    await screen.findByRole('heading', { name: 'Ada' });
+    expect(toHost()[0]).toEqual({ source: PROTOCOL_SOURCE, type: 'hello' });
+    expect(server.calls.filter((call) => call.path.endsWith('/config'))).toEqual([]);
+    await say('Hello');
+    await settled();
+    expect(intents()[0]?.body).toMatchObject({ botId: id, text: 'Hello', hostOrigin: HOST });
+  });
+
+  it('opened on its own, fetches the configuration and keeps the conversation in its own sessionStorage', async () => {
+    const id = bot({ identity: { botName: 'Ada' } });
+    const first = render(<App apiBase={server.origin} botId={id} hostOrigin={null} />);
+    await say('Remember me');
+    await within(log()).findByText('You said: Remember me');
+    await settled();
+    first.unmount();
+    render(<App apiBase={server.origin} botId={id} hostOrigin={null} />);
+    expect(await within(await screen.findByRole('log')).findByText('You said: Remember me')).toBeTruthy();
+    expect(intents()[0]?.body).not.toHaveProperty('hostOrigin');
   });
 
   it('restores a failed message as failed, so it can still be retried', async () => {
@@ -280,6 +329,7 @@ describe('the conversation across page loads', () => {
     await screen.findByRole('textbox', { name: 'Message' });
     expect(within(log()).queryByText('Forget me')).toBeNull();
     expect(sessionStorage.length).toBe(0);
+    expect(hostStorage.size).toBe(0);
   });
 });
 
@@ -482,6 +532,7 @@ describe('keyboard', () => {
 });
 
 it('says so when the bot cannot be loaded', async () => {
-  renderApp(crypto.randomUUID());
+  // Embedded, the loader draws nothing for such a bot; opened on its own, the window says so.
+  render(<App apiBase={server.origin} botId={crypto.randomUUID()} hostOrigin={null} />);
   expect((await screen.findByRole('alert')).textContent).toContain('not available');
 });

@@ -20,7 +20,7 @@ import {
   stopSpeaking,
   type Recognition,
 } from './speech';
-import { loadChat, saveChat, sessionStorageOrNull } from './storage';
+import { loadChat, readSavedChat, saveChat, savedChatText, sessionStorageOrNull } from './storage';
 import { themeOf, usePrefersDark } from './theme';
 
 export const NO_AGENT_TEXT =
@@ -84,6 +84,8 @@ export interface ChatProps {
   /** The embedding page's origin: the only window messages are taken from and posted to; null outside a frame. */
   hostOrigin: string | null;
   config: PublicWidgetConfig;
+  /** The conversation the loader kept in the host page's storage (with `hostOrigin`); null when there is none. */
+  savedChat?: string | null;
   /** The console's live preview: no storage, and with no bot id no API calls. */
   preview?: boolean;
   /** Forces light or dark colours (the console preview); otherwise the configuration decides. */
@@ -98,6 +100,7 @@ export function Chat({
   botId,
   hostOrigin,
   config,
+  savedChat = null,
   preview = false,
   colorScheme,
   onLanguageChange,
@@ -107,11 +110,17 @@ export function Chat({
   const scheme = colorScheme ?? config.appearance.colorScheme;
   const dark = scheme === 'auto' ? prefersDark : scheme === 'dark';
   const offline = preview && botId === '';
+  const keeps = !preview && behaviour.sessionStorage;
+  // Embedded, the loader keeps the conversation in the host page's storage (a cross-site frame has none of its
+  // own); opened on its own, the frame keeps it in its sessionStorage.
   const storage = useMemo(
-    () => (!preview && behaviour.sessionStorage ? sessionStorageOrNull() : null),
-    [preview, behaviour.sessionStorage],
+    () => (keeps && hostOrigin === null ? sessionStorageOrNull() : null),
+    [keeps, hostOrigin],
   );
-  const [saved] = useState(() => loadChat(storage, botId));
+  const [saved] = useState(() =>
+    !keeps ? null : hostOrigin === null ? loadChat(storage, botId) : readSavedChat(savedChat),
+  );
+  const stored = useRef(savedChat);
   const [messages, setMessages] = useState<ChatMessage[]>(() => saved?.messages ?? []);
   const [language, setLanguage] = useState(saved?.language ?? languages.default_language);
   const [draft, setDraft] = useState('');
@@ -144,8 +153,18 @@ export function Chat({
     setMessages((list) => list.map((message) => (message.key === key ? { ...message, ...change } : message)));
 
   useEffect(() => {
-    saveChat(storage, botId, { conversationToken: token.current, language, messages });
-  }, [storage, botId, language, messages]);
+    if (!keeps) return;
+    const chat = { conversationToken: token.current, language, messages };
+    if (hostOrigin === null) {
+      saveChat(storage, botId, chat);
+      return;
+    }
+    const text = savedChatText(chat);
+    // Streamed text changes nothing that is kept: only a changed conversation goes to the loader.
+    if (text === stored.current || (stored.current === null && messages.length === 0)) return;
+    stored.current = text;
+    postToHost({ source: PROTOCOL_SOURCE, type: 'store', chat: text });
+  }, [keeps, storage, hostOrigin, postToHost, botId, language, messages]);
 
   // The visitor's language, for the widget's own texts in it (translated-texts.tsx).
   useEffect(() => onLanguageChange?.(language), [onLanguageChange, language]);
@@ -221,7 +240,13 @@ export function Chat({
         ? localReply(key)
         : await postIntent(
             apiBase,
-            { botId, conversationToken: token.current, text, language },
+            {
+              botId,
+              conversationToken: token.current,
+              text,
+              language,
+              ...(hostOrigin === null ? {} : { hostOrigin }),
+            },
             {
               onConversation: (conversationToken, visitor) => {
                 token.current = conversationToken;

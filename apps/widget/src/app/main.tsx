@@ -18,7 +18,8 @@ if (root !== null) {
       <App
         apiBase={window.location.origin}
         botId={params.get('bot') ?? ''}
-        hostOrigin={hostOriginOf(params.get('host'))}
+        // Opened on its own (not in a frame) there is no loader to talk to.
+        hostOrigin={window.parent === window ? null : hostOriginOf(params.get('host'))}
         preview={params.get('preview') === '1'}
       />
     </StrictMode>,

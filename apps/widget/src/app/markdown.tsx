@@ -12,9 +12,12 @@ export function safeHref(raw: string): string | null {
   return (SAFE_LINK_PROTOCOLS as readonly string[]).includes(url.protocol) ? url.href : null;
 }
 
-// Inline code, bold, italic, [text](url) and bare http(s) URLs, in that order of precedence.
+// Inline code, bold, italic, [text](url), bare http(s) URLs and citations [n], in that order of precedence.
 const INLINE =
-  /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*[^*\s])?)\*|\b_([^_\s](?:[^_]*[^_\s])?)_\b|\[([^\]\n]+)\]\(\s*<?([^\s<>()]+)>?\s*\)|(https?:\/\/[^\s<>"]*[^\s<>".,:;'!?)\]])/g;
+  /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*[^*\s])?)\*|\b_([^_\s](?:[^_]*[^_\s])?)_\b|\[([^\]\n]+)\]\(\s*<?([^\s<>()]+)>?\s*\)|(https?:\/\/[^\s<>"]*[^\s<>".,:;'!?)\]])|\[(\d{1,3})\]/g;
+
+/** Draws the citation `[n]` of an answer as a link to its source; null leaves the text as it is. */
+export type Cite = (n: number, key: string) => ReactNode | null;
 
 function link(href: string | null, children: ReactNode, key: string): ReactNode {
   if (href === null) return <span key={key}>{children}</span>;
@@ -25,7 +28,7 @@ function link(href: string | null, children: ReactNode, key: string): ReactNode 
   );
 }
 
-function inline(text: string, depth: number, keyPrefix: string): ReactNode[] {
+function inline(text: string, depth: number, keyPrefix: string, cite?: Cite): ReactNode[] {
   if (depth > INLINE_DEPTH_MAX) return [text];
   const nodes: ReactNode[] = [];
   let last = 0;
@@ -33,15 +36,16 @@ function inline(text: string, depth: number, keyPrefix: string): ReactNode[] {
     const start = match.index;
     if (start > last) nodes.push(text.slice(last, start));
     const key = `${keyPrefix}.${start}`;
-    const [, code, bold, boldAlt, italic, italicAlt, linkText, linkUrl, bareUrl] = match;
+    const [, code, bold, boldAlt, italic, italicAlt, linkText, linkUrl, bareUrl, citation] = match;
     if (code !== undefined) nodes.push(<code key={key}>{code}</code>);
     else if (bold !== undefined || boldAlt !== undefined)
-      nodes.push(<strong key={key}>{inline(bold ?? boldAlt ?? '', depth + 1, key)}</strong>);
+      nodes.push(<strong key={key}>{inline(bold ?? boldAlt ?? '', depth + 1, key, cite)}</strong>);
     else if (italic !== undefined || italicAlt !== undefined)
-      nodes.push(<em key={key}>{inline(italic ?? italicAlt ?? '', depth + 1, key)}</em>);
+      nodes.push(<em key={key}>{inline(italic ?? italicAlt ?? '', depth + 1, key, cite)}</em>);
     else if (linkText !== undefined && linkUrl !== undefined)
       nodes.push(link(safeHref(linkUrl), inline(linkText, depth + 1, key), key));
     else if (bareUrl !== undefined) nodes.push(link(safeHref(bareUrl), bareUrl, key));
+    else if (citation !== undefined) nodes.push(cite?.(Number(citation), key) ?? match[0]);
     last = start + match[0].length;
   }
   if (last < text.length) nodes.push(text.slice(last));
@@ -120,9 +124,10 @@ export function blocksOf(text: string): Block[] {
 /**
  * A safe Markdown subset for bot messages built as React elements: paragraphs, line breaks, lists, fenced and
  * inline code, bold, italic and links. Nothing is parsed as HTML, so markup in the text shows as text; links
- * keep only http, https, mailto and tel URLs and open in a new tab without access to this window.
+ * keep only http, https, mailto and tel URLs and open in a new tab without access to this window. With `cite`,
+ * citations such as [1] are drawn by it.
  */
-export function Markdown({ text }: { text: string }) {
+export function Markdown({ text, cite }: { text: string; cite?: Cite }) {
   return (
     <>
       {blocksOf(text).map((block, blockIndex) => {
@@ -135,7 +140,7 @@ export function Markdown({ text }: { text: string }) {
           );
         if (block.kind === 'list') {
           const items = block.items.map((item, itemIndex) => (
-            <li key={itemIndex}>{inline(item, 0, `${key}.${itemIndex}`)}</li>
+            <li key={itemIndex}>{inline(item, 0, `${key}.${itemIndex}`, cite)}</li>
           ));
           return block.ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>;
         }
@@ -143,7 +148,7 @@ export function Markdown({ text }: { text: string }) {
           <p key={key}>
             {block.lines.flatMap((line, lineIndex) => [
               ...(lineIndex > 0 ? [<br key={`${key}.br${lineIndex}`} />] : []),
-              ...inline(line, 0, `${key}.${lineIndex}`),
+              ...inline(line, 0, `${key}.${lineIndex}`, cite),
             ])}
           </p>
         );

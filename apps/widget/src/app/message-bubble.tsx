@@ -1,7 +1,7 @@
 import type { FeedbackRating, PublicWidgetConfig } from '@omnibot/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import type { ChatMessage } from './chat-types';
-import { Markdown, safeHref } from './markdown';
+import { Markdown, safeHref, type Cite } from './markdown';
 
 export const TALK_TO_AGENT = 'Talk to an agent';
 
@@ -18,19 +18,39 @@ interface BubbleProps {
 /** One message: Markdown for the bot, plain text for the visitor, with sources, feedback and retry. */
 export function MessageBubble({ message, config, canRate, onRetry, onRate, onHandover }: BubbleProps) {
   const streaming = message.status === 'streaming';
+  const sourcesId = useId();
+  // A citation links to its source's page, or to the source in the list below when the source has no page.
+  const cite: Cite = (n, key) => {
+    const index = message.sources.findIndex((source) => source.n === n);
+    const source = message.sources[index];
+    if (source === undefined) return null;
+    const href = source.url === null ? null : safeHref(source.url);
+    return (
+      <sup key={key} className="ob-cite">
+        <a
+          href={href ?? `#${sourcesId}-${String(index)}`}
+          aria-label={`Source ${String(n)}: ${source.title}`}
+          title={source.title}
+          {...(href === null ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+        >
+          {n}
+        </a>
+      </sup>
+    );
+  };
   return (
     <div
       className={`ob-message ob-${message.role}${message.status === 'failed' ? ' ob-unsent' : ''}`}
       aria-busy={streaming || message.status === 'sending'}
     >
-      {message.role === 'bot' ? <Markdown text={message.text} /> : <p>{message.text}</p>}
+      {message.role === 'bot' ? <Markdown text={message.text} cite={cite} /> : <p>{message.text}</p>}
       {message.sources.length > 0 && (
         <ul className="ob-sources" aria-label="Sources">
           {message.sources.map((source, index) => {
             const href = source.url === null ? null : safeHref(source.url);
             const label = `[${String(source.n)}] ${source.title}`;
             return (
-              <li key={index}>
+              <li key={index} id={`${sourcesId}-${String(index)}`}>
                 {href === null ? (
                   label
                 ) : (

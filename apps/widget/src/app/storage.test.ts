@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from './chat-types';
-import { loadChat, saveChat } from './storage';
+import { SAVED_CHAT_MAX } from '../protocol';
+import { loadChat, readSavedChat, saveChat, savedChatText } from './storage';
 
 afterEach(() => sessionStorage.clear());
 
@@ -61,7 +62,8 @@ describe('the saved conversation', () => {
     });
   });
 
-  it('keeps working when storage refuses writes', () => {
+  it('keeps working when storage refuses writes, and says so once in the console', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const full = {
       setItem: () => {
         throw new DOMException('full', 'QuotaExceededError');
@@ -69,6 +71,22 @@ describe('the saved conversation', () => {
       getItem: () => null,
     } as unknown as Storage;
     expect(() => saveChat(full, 'bot-a', { messages: [message({})] })).not.toThrow();
+    expect(() => saveChat(full, 'bot-a', { messages: [message({})] })).not.toThrow();
     expect(loadChat(null, 'bot-a')).toBeNull();
+    expect(warn.mock.calls).toEqual([
+      ['Omnibot: sessionStorage refused (full); the conversation lasts until the page is left.'],
+    ]);
+  });
+
+  it('keeps the newest messages within the length the loader takes', () => {
+    const long = Array.from({ length: 200 }, (_, index) =>
+      message({ key: `k${String(index)}`, text: 'x'.repeat(10_000) }),
+    );
+    const text = savedChatText({ conversationToken: 'tok', messages: long });
+    expect(text.length).toBeLessThanOrEqual(SAVED_CHAT_MAX);
+    const saved = readSavedChat(text);
+    expect(saved?.conversationToken).toBe('tok');
+    expect(saved?.messages.at(-1)?.key).toBe('k199');
+    expect(saved?.messages.length).toBeLessThan(200);
   });
 });

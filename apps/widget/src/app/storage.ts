@@ -1,7 +1,11 @@
 import type { IntentSource } from '@omnibot/contracts';
+import { SAVED_CHAT_MAX, storageWarning } from '../protocol';
 import type { ChatMessage } from './chat-types';
 
-/** What survives a page load when the bot keeps conversations in sessionStorage. */
+/**
+ * What survives a page load when the bot keeps conversations: in the host page's sessionStorage through the loader,
+ * or in the frame's own when it is opened on its own.
+ */
 export interface SavedChat {
   conversationToken?: string;
   language?: string;
@@ -45,11 +49,10 @@ function messageOf(value: unknown): ChatMessage | null {
   };
 }
 
-/** The saved conversation of this bot in this tab, or null when there is none or it cannot be read. */
-export function loadChat(storage: Storage | null, botId: string): SavedChat | null {
+/** A saved conversation read back from its JSON text; null when there is none or it is not one. */
+export function readSavedChat(raw: string | null | undefined): SavedChat | null {
+  if (raw === null || raw === undefined) return null;
   try {
-    const raw = storage?.getItem(keyOf(botId));
-    if (raw === null || raw === undefined) return null;
     const fields = fieldsOf(JSON.parse(raw));
     return {
       conversationToken: optionalString(fields.conversationToken),
@@ -63,23 +66,56 @@ export function loadChat(storage: Storage | null, botId: string): SavedChat | nu
   }
 }
 
-/** Keeps the conversation for the next page load in this tab; a full or blocked storage is ignored. */
-export function saveChat(storage: Storage | null, botId: string, chat: SavedChat): void {
+/**
+ * The JSON text that keeps a conversation for the next page load: the last STORAGE_MAX_MESSAGES finished messages,
+ * fewer when that is longer than SAVED_CHAT_MAX characters (the oldest go first).
+ */
+export function savedChatText(chat: SavedChat): string {
+  let messages = chat.messages
+    .filter((message) => message.status !== 'streaming')
+    .slice(-STORAGE_MAX_MESSAGES);
+  let text = JSON.stringify({ ...chat, messages });
+  while (text.length > SAVED_CHAT_MAX && messages.length > 0) {
+    messages = messages.slice(Math.ceil(messages.length / 4));
+    text = JSON.stringify({ ...chat, messages });
+  }
+  return text;
+}
+
+let storageWarned = false;
+// A refused or full storage is said once in the console, never silently: the conversation then lasts as long as
+// the page.
+function warnStorage(error: unknown) {
+  if (storageWarned) return;
+  storageWarned = true;
+  console.warn(storageWarning((error as Error).message));
+}
+
+/** The saved conversation of this bot in this tab, or null when there is none or it cannot be read. */
+export function loadChat(storage: Storage | null, botId: string): SavedChat | null {
   try {
-    const messages = chat.messages
-      .filter((message) => message.status !== 'streaming')
-      .slice(-STORAGE_MAX_MESSAGES);
-    storage?.setItem(keyOf(botId), JSON.stringify({ ...chat, messages }));
-  } catch {
-    // Storage may be disabled (private mode, blocked third-party storage) or full: the chat still works.
+    return readSavedChat(storage?.getItem(keyOf(botId)));
+  } catch (error) {
+    warnStorage(error);
+    return null;
   }
 }
 
-/** The tab's sessionStorage, or null where the browser refuses access to it. */
+/** Keeps the conversation for the next page load in this tab; a full or blocked storage is said in the console. */
+export function saveChat(storage: Storage | null, botId: string, chat: SavedChat): void {
+  try {
+    storage?.setItem(keyOf(botId), savedChatText(chat));
+  } catch (error) {
+    warnStorage(error);
+  }
+}
+
+/** The tab's sessionStorage, or null where the browser refuses access to it (said once in the console). */
 export function sessionStorageOrNull(): Storage | null {
   try {
     return window.sessionStorage;
-  } catch {
+  } catch (error) {
+    warnStorage(error);
     return null;
   }
 }

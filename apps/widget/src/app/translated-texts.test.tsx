@@ -1,12 +1,13 @@
 import type { WidgetConfigInput } from '@omnibot/contracts';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_SOURCE } from '../protocol';
+import { fromHost, renderEmbedded } from '../test/embedded-app';
 import { startWidgetServer, type TestBot, type WidgetServer } from '../test/widget-server';
-import { App } from './App';
 import { readWidgetTexts } from './translated-texts';
 
-const HOST = 'https://shop.example';
+/** What the loader keeps in the host page's storage, per bot. */
+const hostStorage = new Map<string, string>();
 let server: WidgetServer;
 
 beforeAll(async () => {
@@ -16,6 +17,7 @@ afterAll(() => server.close());
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  hostStorage.clear();
   server.calls.length = 0;
 });
 
@@ -37,16 +39,10 @@ function bot(config: WidgetConfigInput, extra: Omit<TestBot, 'config'> = {}): st
 
 const textCalls = () => server.calls.filter((call) => call.path.includes('/texts?'));
 
-function fromHost(data: unknown) {
-  act(() => {
-    window.dispatchEvent(new MessageEvent('message', { data, origin: HOST, source: window }));
-  });
-}
-
 describe("the widget's own texts in the visitor's language", () => {
   it('are translated when the visitor picks a language, and back in the bot language', async () => {
     const id = bot(CONFIG, { services: { translate: true, tts: false } });
-    render(<App apiBase={server.origin} botId={id} hostOrigin={HOST} />);
+    renderEmbedded(server, id, hostStorage);
     expect(await screen.findByText('Welcome to the shop.')).toBeTruthy();
     expect(textCalls()).toHaveLength(0);
 
@@ -76,7 +72,7 @@ describe("the widget's own texts in the visitor's language", () => {
       services: { translate: true, tts: false },
       answers: [{ kind: 'answer', deltas: ['Bonjour !'], messages: ['Bonjour !'], language: 'fr' }],
     });
-    render(<App apiBase={server.origin} botId={id} hostOrigin={HOST} />);
+    renderEmbedded(server, id, hostStorage);
     await screen.findByText('Welcome to the shop.');
     fromHost({ source: PROTOCOL_SOURCE, type: 'setLanguage', language: 'es' });
     expect(await screen.findByText('[es] Welcome to the shop.')).toBeTruthy();
@@ -92,12 +88,12 @@ describe("the widget's own texts in the visitor's language", () => {
       { ...CONFIG, language: { autoTranslate: false } },
       { services: { translate: true, tts: false } },
     );
-    render(<App apiBase={server.origin} botId={off} hostOrigin={HOST} />);
+    renderEmbedded(server, off, hostStorage);
     await screen.findByText('Welcome to the shop.');
     fromHost({ source: PROTOCOL_SOURCE, type: 'setLanguage', language: 'de' });
     cleanup();
     const none = bot(CONFIG, { services: { translate: false, tts: false } });
-    render(<App apiBase={server.origin} botId={none} hostOrigin={HOST} />);
+    renderEmbedded(server, none, hostStorage);
     await screen.findByText('Welcome to the shop.');
     fromHost({ source: PROTOCOL_SOURCE, type: 'setLanguage', language: 'de' });
     await waitFor(() => expect(document.documentElement.querySelector('[lang="de"]')).not.toBeNull());

@@ -1,9 +1,13 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
 
-/** What the server writes into the loader it serves for one bot: the bot and its public configuration. */
+/**
+ * What the server writes into the loader it serves for one bot: the bot, its public configuration and the origins
+ * allowed to embed it (public already: the chat page's frame-ancestors policy lists them).
+ */
 export interface LoaderBoot {
   botId: string;
   config: PublicWidgetConfig;
+  allowedOrigins: string[];
 }
 
 /**
@@ -17,7 +21,8 @@ export function readBoot(embedded: string): LoaderBoot | null {
     return typeof boot?.botId === 'string' &&
       typeof boot.config === 'object' &&
       boot.config !== null &&
-      typeof boot.config.launcher === 'object'
+      typeof boot.config.launcher === 'object' &&
+      Array.isArray(boot.allowedOrigins)
       ? (boot as LoaderBoot)
       : null;
   } catch {

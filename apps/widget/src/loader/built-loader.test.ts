@@ -62,12 +62,15 @@ describe('readBoot', () => {
     expect(readBoot('{not json')).toBeNull();
     expect(readBoot('{"botId": 5, "config": {}}')).toBeNull();
     expect(readBoot('{"botId": "x"}')).toBeNull();
+    // Without the allowed origins the loader could not tell whether this page may show the chat.
+    expect(readBoot(JSON.stringify({ botId: BOT_ID, config: booted }))).toBeNull();
   });
 
   it('reads the bot and configuration the server embedded', () => {
-    expect(readBoot(JSON.stringify({ botId: BOT_ID, config: booted }))).toEqual({
+    expect(readBoot(JSON.stringify({ botId: BOT_ID, config: booted, allowedOrigins: [] }))).toEqual({
       botId: BOT_ID,
       config: booted,
+      allowedOrigins: [],
     });
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_SOURCE } from '../protocol';
 import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { startConfigServer, type ConfigServer } from '../test/config-server';
-import { startLoader, type OmnibotApi } from './start';
+import { chatStorageKey, notAllowedWarning, startLoader, type OmnibotApi } from './start';
 
 type HostWindow = Window & { Omnibot?: OmnibotApi };
 const host = window as HostWindow;
@@ -30,6 +30,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => server.close());
+
+beforeEach(() => sessionStorage.clear());
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -238,7 +240,7 @@ describe('the loader', () => {
       WidgetConfigSchema.parse({ launcher: { closeText: 'Booted', position: 'left' } }),
     );
     const before = server.requests.length;
-    void startLoader(script, { botId: 'booted', config }, host);
+    void startLoader(script, { botId: 'booted', config, allowedOrigins: [window.location.origin] }, host);
     // Synchronously: nothing was awaited before drawing.
     const button = document.querySelector('[data-omnibot="booted"]')?.shadowRoot?.querySelector('.b');
     expect(button?.getAttribute('aria-label')).toBe('Booted');
@@ -259,9 +261,135 @@ describe('the loader', () => {
     script.setAttribute('src', `${server.origin}/widget.js`);
     script.setAttribute('data-bot', 'styled');
     const other = publicWidgetConfig(WidgetConfigSchema.parse({ launcher: { closeText: 'Other bot' } }));
-    await startLoader(script, { botId: 'plain', config: other }, host);
+    await startLoader(script, { botId: 'plain', config: other, allowedOrigins: [] }, host);
     const button = document.querySelector('[data-omnibot="styled"]')?.shadowRoot?.querySelector('.b');
     expect(button?.getAttribute('aria-label')).toBe('Chat with us');
     expect(server.requests).toContain('GET /v1/widget/styled/config');
+  });
+
+  it('on a page the bot does not allow, draws nothing, says why once in the console and names the site', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=plain`);
+    const config = publicWidgetConfig(WidgetConfigSchema.parse({}));
+    const before = server.requests.length;
+    await startLoader(script, { botId: 'plain', config, allowedOrigins: ['https://shop.example'] }, host);
+    expect(document.querySelector('[data-omnibot]')).toBeNull();
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(warn.mock.calls).toEqual([[notAllowedWarning(window.location.origin)]]);
+    await vi.waitFor(() =>
+      expect(server.requests.slice(before)).toEqual(['POST /v1/widget/plain/sightings']),
+    );
+  });
+
+  it('draws nothing on an allowed page framed by a page the bot does not allow (frame-ancestors checks both)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const framed = { origin: window.location.origin, ancestorOrigins: ['https://framer.example'] };
+    // The host window as seen from a page inside another site's frame.
+    const inFrame = new Proxy(host, {
+      get: (target, key) => {
+        if (key === 'location') return framed;
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+      set: (target, key, value) => Reflect.set(target, key, value),
+    });
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=plain`);
+    const config = publicWidgetConfig(WidgetConfigSchema.parse({}));
+    await startLoader(script, { botId: 'plain', config, allowedOrigins: [window.location.origin] }, inFrame);
+    expect(document.querySelector('[data-omnibot]')).toBeNull();
+    expect(warn.mock.calls).toEqual([[notAllowedWarning('https://framer.example')]]);
+  });
+});
+
+describe('the loader and the chat frame', () => {
+  const config = publicWidgetConfig(
+    WidgetConfigSchema.parse({ identity: { botName: 'Ada' }, behaviour: { sessionStorage: true } }),
+  );
+  const boot = { botId: 'kept', config, allowedOrigins: [window.location.origin] };
+
+  function start() {
+    const script = document.createElement('script');
+    script.setAttribute('src', `${server.origin}/widget.js?bot=kept`);
+    void startLoader(script, boot, host);
+    const root = document.querySelector('[data-omnibot="kept"]')?.shadowRoot;
+    const button = root?.querySelector<HTMLButtonElement>('.b');
+    if (!button) throw new Error('no launcher');
+    const frame = () => document.querySelector<HTMLIFrameElement>('[data-omnibot-frame="kept"]');
+    return { button, frame };
+  }
+
+  function openFrame(button: HTMLButtonElement, frame: () => HTMLIFrameElement | null) {
+    button.click();
+    const element = frame();
+    const target = element?.contentWindow;
+    if (!element || !target) throw new Error('no frame window');
+    return { element, posted: vi.spyOn(target, 'postMessage') };
+  }
+
+  it('answers hello with the configuration it holds and the conversation kept in the host page storage', () => {
+    sessionStorage.setItem(chatStorageKey('kept'), '{"conversationToken":"c1.old"}');
+    const { button, frame } = start();
+    const { element, posted } = openFrame(button, frame);
+    fromFrame(element, { source: PROTOCOL_SOURCE, type: 'hello' });
+    expect(posted.mock.calls).toEqual([
+      [
+        { source: PROTOCOL_SOURCE, type: 'init', config, chat: '{"conversationToken":"c1.old"}' },
+        server.origin,
+      ],
+    ]);
+    // The frame hands over a new conversation to keep for the next page load.
+    fromFrame(element, { source: PROTOCOL_SOURCE, type: 'store', chat: '{"conversationToken":"c1.new"}' });
+    expect(sessionStorage.getItem(chatStorageKey('kept'))).toBe('{"conversationToken":"c1.new"}');
+    fromFrame(element, { source: PROTOCOL_SOURCE, type: 'store', chat: 'not a conversation' });
+    expect(sessionStorage.getItem(chatStorageKey('kept'))).toBe('{"conversationToken":"c1.new"}');
+  });
+
+  it('keeps the conversation in memory where the page refuses storage, and says so once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(host, 'sessionStorage', 'get').mockImplementation(() => {
+      throw new DOMException("Failed to read the 'sessionStorage' property", 'SecurityError');
+    });
+    const { button, frame } = start();
+    const { element, posted } = openFrame(button, frame);
+    fromFrame(element, { source: PROTOCOL_SOURCE, type: 'store', chat: '{"conversationToken":"c1.x"}' });
+    fromFrame(element, { source: PROTOCOL_SOURCE, type: 'hello' });
+    expect(posted.mock.calls[0]?.[0]).toMatchObject({ type: 'init', chat: '{"conversationToken":"c1.x"}' });
+    expect(warn.mock.calls).toEqual([
+      [
+        "Omnibot: sessionStorage refused (Failed to read the 'sessionStorage' property); the conversation lasts until the page is left.",
+      ],
+    ]);
+  });
+
+  it('makes the frame hidden ahead of the first open when the pointer reaches the launcher, or the page is idle', () => {
+    const { button, frame } = start();
+    expect(frame()).toBeNull();
+    button.dispatchEvent(new Event('pointerenter'));
+    expect(frame()?.style.display).toBe('none');
+    button.click();
+    expect(frame()?.style.display).toBe('block');
+
+    document.body.replaceChildren();
+    const idle: (() => void)[] = [];
+    host.requestIdleCallback = (callback: IdleRequestCallback) =>
+      idle.push(() => callback({} as IdleDeadline));
+    try {
+      const again = start();
+      expect(again.frame()).toBeNull();
+      idle.forEach((run) => run());
+      expect(again.frame()?.style.display).toBe('none');
+    } finally {
+      delete (host as Partial<Window>).requestIdleCallback;
+    }
+  });
+
+  it('closes the chat on Esc in the host page', () => {
+    const { button, frame } = start();
+    button.click();
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(frame()?.style.display).toBe('none');
+    expect(button.getAttribute('aria-expanded')).toBe('false');
   });
 });

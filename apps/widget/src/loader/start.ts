@@ -1,5 +1,5 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
-import { PROTOCOL_SOURCE, parseFrameMessage, type HostToFrameMessage } from '../protocol';
+import { PROTOCOL_SOURCE, parseFrameMessage, storageWarning, type HostToFrameMessage } from '../protocol';
 import type { LoaderBoot } from './boot';
 
 /** Below this viewport width the chat window covers the whole screen. */
@@ -17,6 +17,13 @@ export interface OmnibotApi {
 }
 
 type HostWindow = Window & { Omnibot?: OmnibotApi };
+
+/** The key of a bot's conversation in the host page's sessionStorage. */
+export const chatStorageKey = (botId: string) => `omnibot:chat:${botId}`;
+
+/** What the loader says in the console when the page's origin (or a page framing it) may not embed the bot. */
+export const notAllowedWarning = (origin: string) =>
+  `Omnibot: this bot is not allowed on ${origin}; add it to the bot's allowed origins (Install) to show the chat here.`;
 
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" width="60%" height="60%" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z"/></svg>';
@@ -73,7 +80,24 @@ export async function startLoader(
   };
   win.Omnibot = api;
 
-  // An unknown or disabled bot, or an unreachable server, leaves the page as it was: no launcher, no error.
+  // The chat page may be framed only by the bot's allowed origins (frame-ancestors, checked for every ancestor), so
+  // the loader checks the same before drawing anything: a launcher there would open a broken frame.
+  if (boot?.botId === botId) {
+    const here = [win.location.origin, ...Array.from(win.location.ancestorOrigins ?? [])];
+    const refused = here.find((page) => page !== origin && !boot.allowedOrigins.includes(page));
+    if (refused !== undefined) {
+      console.warn(notAllowedWarning(refused));
+      // Names this site to the bot's owner ("Recently loaded from", with its Allow button).
+      void fetch(`${origin}/v1/widget/${encodeURIComponent(botId)}/sightings`, {
+        method: 'POST',
+        mode: 'no-cors',
+        keepalive: true,
+      }).catch(() => undefined);
+      return;
+    }
+  }
+  // Without boot data the configuration answers a listed origin only (CORS): an unknown or disabled bot, a site that
+  // is not allowed or an unreachable server draws nothing (the browser names the refused request in the console).
   const loaded =
     boot?.botId === botId
       ? boot.config
@@ -99,7 +123,7 @@ export async function startLoader(
   root.append(style, launcher);
   doc.body.append(host);
 
-  const { launcher: settings, window: size, appearance, identity } = loaded;
+  const { launcher: settings, window: size, appearance, identity, behaviour } = loaded;
   const dark =
     appearance.colorScheme === 'dark' ||
     (appearance.colorScheme === 'auto' && win.matchMedia?.('(prefers-color-scheme: dark)').matches === true);
@@ -172,16 +196,37 @@ export async function startLoader(
     frame.toggleAttribute('data-full', full);
   };
 
-  const open = () => {
-    if (frame === null) {
-      frame = doc.createElement('iframe');
-      frame.setAttribute('data-omnibot-frame', botId);
-      frame.title = identity.botName;
-      frame.allow = 'microphone; autoplay';
-      frame.src = `${origin}/widget/?bot=${encodeURIComponent(botId)}&host=${encodeURIComponent(win.location.origin)}`;
-      doc.body.append(frame);
-      win.addEventListener('resize', layout);
+  // The conversation lives in the host page's storage: a cross-site frame gets none of its own. Where the page's
+  // storage is refused too, it is kept in memory (for this page only) and the console says so once.
+  let kept: string | null = null;
+  let storageWarned = false;
+  const storage = (act: (store: Storage) => string | null | void) => {
+    try {
+      return act(win.sessionStorage);
+    } catch (error) {
+      if (!storageWarned) console.warn(storageWarning((error as Error).message));
+      storageWarned = true;
     }
+  };
+  if (behaviour.sessionStorage) kept = storage((store) => store.getItem(chatStorageKey(botId))) ?? null;
+
+  // Made hidden ahead of the first open (while the page is idle, or when the pointer or focus reaches the
+  // launcher), so opening only shows it.
+  const warm = () => {
+    if (frame !== null) return;
+    frame = doc.createElement('iframe');
+    frame.setAttribute('data-omnibot-frame', botId);
+    frame.title = identity.botName;
+    frame.allow = 'microphone; autoplay';
+    frame.src = `${origin}/widget/?bot=${encodeURIComponent(botId)}&host=${encodeURIComponent(win.location.origin)}`;
+    css(frame, { display: 'none' });
+    doc.body.append(frame);
+    win.addEventListener('resize', layout);
+  };
+
+  const open = () => {
+    warm();
+    if (frame === null) return;
     layout();
     css(frame, { display: 'block' });
     info.hidden = true;
@@ -228,17 +273,35 @@ export async function startLoader(
     if (!source || event.origin !== origin || event.source !== source) return;
     const message = parseFrameMessage(event.data);
     if (message === null) return;
-    if (message.type === 'ready') {
+    if (message.type === 'hello') {
+      const init: HostToFrameMessage = { source: PROTOCOL_SOURCE, type: 'init', config: loaded, chat: kept };
+      source.postMessage(init, origin);
+    } else if (message.type === 'ready') {
       frameReady = true;
       const waiting = outbox;
       outbox = [];
       waiting.forEach(post);
+    } else if (message.type === 'store') {
+      if (behaviour.sessionStorage) {
+        kept = message.chat;
+        storage((store) => store.setItem(chatStorageKey(botId), message.chat));
+      }
     } else if (message.type === 'close') close();
     else if (message.type === 'message') emit('message', { role: message.role, text: message.text });
     else emit('handover');
   });
 
   button.addEventListener('click', () => (isOpen ? close() : open()));
+  button.addEventListener('pointerenter', warm);
+  button.addEventListener('focus', warm);
+  // Not once the page took the launcher away.
+  win.requestIdleCallback?.(() => {
+    if (host.isConnected) warm();
+  });
+  // Esc closes the window from the host page too (the chat handles it while the focus is inside).
+  doc.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && isOpen) close();
+  });
   label();
   config = loaded;
   for (const [command, ...args] of pending) {

@@ -37,6 +37,9 @@ export function escapeBoot(json: string): string {
   );
 }
 
+/** The origin of the host page `loadHostPage` loads. */
+export const HOST_PAGE_ORIGIN = 'http://host.example';
+
 export interface LoaderServer {
   origin: string;
   requests: string[];
@@ -50,6 +53,7 @@ export interface LoaderServer {
 export async function startLoaderServer(
   loader: string,
   bots: Record<string, PublicWidgetConfig>,
+  allowedOrigins: string[] = [HOST_PAGE_ORIGIN],
 ): Promise<LoaderServer> {
   const requests: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -63,7 +67,7 @@ export async function startLoaderServer(
       response.end(
         config === undefined
           ? loader
-          : loader.replace(BOOT_TOKEN, escapeBoot(JSON.stringify({ botId: bot, config }))),
+          : loader.replace(BOOT_TOKEN, escapeBoot(JSON.stringify({ botId: bot, config, allowedOrigins }))),
       );
       return;
     }
@@ -100,7 +104,7 @@ export async function loadHostPage(src: string, botId: string): Promise<HostPage
   const dom = new JSDOM(
     `<!doctype html><body><script src="${src}" data-bot="${botId}" async></script></body>`,
     {
-      url: 'http://host.example/',
+      url: `${HOST_PAGE_ORIGIN}/`,
       runScripts: 'dangerously',
       resources: 'usable',
       beforeParse(window) {

@@ -27,7 +27,9 @@ import {
 import { type LibreTranslateServer, startLibreTranslateServer } from '../../test/libretranslate-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { makeChatModel, makeIndex, makeKnowledge, parseEvents } from '../rag/rags.test-support';
+import { SIGHTINGS_PER_ADDRESS } from '../widget/widget-access';
 import { type ConversationTokens, createConversationTokens } from './conversation-token';
+import { ORIGINS_PER_BOT_MAX } from './visitor.service';
 
 /*
  * The visitor routes against the real app (PGlite, or PostgreSQL with TEST_DATABASE_URL). Chat answers come from a
@@ -624,9 +626,10 @@ describe('origins and CORS', () => {
     const origins = await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice);
     expect(origins.statusCode, origins.body).toBe(200);
     const list = BotOriginListSchema.parse(origins.json());
+    // Counted once per conversation a site starts, not per message.
     expect(list.items.map((item) => [item.origin, item.hits])).toEqual([
       [TEST_ORIGIN, 1],
-      [SITE, 2],
+      [SITE, 1],
     ]);
     expect((await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.bob)).statusCode).toBe(404);
     expect((await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, {})).statusCode).toBe(401);
@@ -682,6 +685,118 @@ describe('origins and CORS', () => {
       (await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice)).json(),
     );
     expect(list.items.map((item) => item.origin)).toEqual(['https://a.example', 'https://b.example']);
+  });
+});
+
+describe('the host page of a conversation', () => {
+  const originsOf = async (botId: string) =>
+    BotOriginListSchema.parse(
+      (await injectAs(t, 'GET', `/v1/bots/${botId}/origins`, who.alice)).json(),
+    ).items.map((item) => item.origin);
+  const originOfConversation = async (token: string, botId: string) => {
+    const [row] = await t.database.db
+      .select({ origin: conversations.origin })
+      .from(conversations)
+      .where(eq(conversations.id, conversationIdOf(token, botId)));
+    return row?.origin;
+  };
+
+  it('is the page the frame names when the bot allows it, and nothing when it does not', async () => {
+    const bot = await createBot(who.alice, {
+      name: 'Framed',
+      config: { install: { allowedOrigins: [SITE] } },
+    });
+    // The frame calls from our own origin and names the page that embeds it.
+    const framed = await ask(bot.id, 'hello', { hostOrigin: SITE }, { origin: TEST_ORIGIN });
+    expect(await originOfConversation(framed.conversationToken, bot.id)).toBe(SITE);
+    await ask(
+      bot.id,
+      'again',
+      { conversationToken: framed.conversationToken, hostOrigin: SITE },
+      { origin: TEST_ORIGIN },
+    );
+    const forged = await ask(bot.id, 'hello', { hostOrigin: EVIL }, { origin: TEST_ORIGIN });
+    expect(await originOfConversation(forged.conversationToken, bot.id)).toBeNull();
+    // A page calling directly is named by its browser, whatever the body says.
+    const direct = await ask(bot.id, 'hello', { hostOrigin: EVIL }, { origin: SITE });
+    expect(await originOfConversation(direct.conversationToken, bot.id)).toBe(SITE);
+    const list = BotOriginListSchema.parse(
+      (await injectAs(t, 'GET', `/v1/bots/${bot.id}/origins`, who.alice)).json(),
+    );
+    expect(list.items.map((item) => [item.origin, item.hits])).toEqual([[SITE, 2]]);
+
+    const before = await fingerprint();
+    for (const hostOrigin of ['javascript:alert(1)', `${SITE}/page`, 'x'.repeat(400), 7]) {
+      const refused = await post('/v1/intent', { botId: bot.id, text: 'hello', hostOrigin });
+      expect(refused.statusCode, String(hostOrigin)).toBe(400);
+      const error = refused.json<{ code?: unknown; message?: unknown }>();
+      expect([typeof error.code, typeof error.message]).toEqual(['string', 'string']);
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it('is listed when the loader reports a site it may not run on, at most SIGHTINGS_PER_ADDRESS a minute per address', async () => {
+    const bot = await createBot(who.alice, { name: 'Reported' });
+    const address = nextAddress();
+    const report = (origin: string | undefined, from = address, botId = bot.id) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/widget/${botId}/sightings`,
+        remoteAddress: from,
+        headers: origin === undefined ? {} : { origin },
+      });
+    expect((await report(SITE)).statusCode).toBe(204);
+    expect(await originsOf(bot.id)).toEqual([SITE]);
+
+    for (let index = 1; index < SIGHTINGS_PER_ADDRESS; index++)
+      expect((await report(`https://made-up-${String(index)}.example`)).statusCode).toBe(204);
+    const over = await report('https://one-too-many.example');
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ code: 'widget/rate-limited' });
+    expect(await originsOf(bot.id)).not.toContain('https://one-too-many.example');
+    // Another address has its own budget.
+    expect((await report('https://one-too-many.example', nextAddress())).statusCode).toBe(204);
+    expect(await originsOf(bot.id)).toContain('https://one-too-many.example');
+
+    const noOrigin = await report(undefined, nextAddress());
+    expect(noOrigin.statusCode).toBe(400);
+    expect(noOrigin.json()).toMatchObject({ code: 'widget/no-origin' });
+    const own = await report(TEST_ORIGIN, nextAddress());
+    expect(own.statusCode).toBe(204);
+    expect(await originsOf(bot.id)).not.toContain(TEST_ORIGIN);
+    const unknown = await report(SITE, nextAddress(), randomUUID());
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'widget/bot-not-found' });
+  });
+
+  it('keeps the most recently seen sites: a real new site is listed after ORIGINS_PER_BOT_MAX made-up ones', async () => {
+    const bot = await createBot(who.alice, { name: 'Flooded' });
+    const minute = 60_000;
+    await t.database.db.insert(botOrigins).values(
+      Array.from({ length: ORIGINS_PER_BOT_MAX }, (_, index) => ({
+        tenantId: ids.a,
+        botId: bot.id,
+        origin: `https://fake-${String(index)}.example`,
+        lastSeen: new Date(Date.now() - (ORIGINS_PER_BOT_MAX - index) * minute),
+      })),
+    );
+    const reported = await t.app.inject({
+      method: 'POST',
+      url: `/v1/widget/${bot.id}/sightings`,
+      remoteAddress: nextAddress(),
+      headers: { origin: SITE },
+    });
+    expect(reported.statusCode).toBe(204);
+    const kept = await t.database.db
+      .select({ origin: botOrigins.origin })
+      .from(botOrigins)
+      .where(eq(botOrigins.botId, bot.id));
+    const origins = kept.map((row) => row.origin);
+    expect(origins).toHaveLength(ORIGINS_PER_BOT_MAX);
+    expect(origins).toContain(SITE);
+    // The one seen longest ago made room.
+    expect(origins).not.toContain('https://fake-0.example');
+    expect(origins).toContain('https://fake-1.example');
   });
 });
 

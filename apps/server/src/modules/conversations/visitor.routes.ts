@@ -9,6 +9,7 @@ import {
   NoQuerySchema,
   VISITOR_TEXT_MAX,
   WIDGET_ERRORS,
+  WidgetBotParamsSchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -25,7 +26,9 @@ import type { AnswerDeps } from '../rag/rag-answer';
 import {
   answerLanguageFor,
   conversationOf,
+  conversationOrigin,
   historyOf,
+  recordBotOrigin,
   recordFeedback,
   startTurn,
   storeTurn,
@@ -39,6 +42,7 @@ const errors = {
   429: ErrorBodySchema,
 };
 const tags = ['widget'];
+const NO_ORIGIN_MESSAGE = 'Only a web page can report where the widget was loaded (it names its Origin).';
 
 /** One Server-Sent Event. */
 const sse = (event: IntentStreamEvent, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -114,9 +118,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
       async (request, reply) => {
         const body = request.body;
         const bot = await access.resolveWidgetBot(body.botId);
-        const seen = access.applyWidgetCors(request, reply, bot.config, {
-          refuse: true,
-        });
+        const seen = access.applyWidgetCors(request, reply, bot.config, { refuse: true });
         const conversation =
           body.conversationToken === undefined
             ? null
@@ -127,7 +129,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
           conversation,
           text: body.text,
           language: answerLanguageFor(bot.config, body.language),
-          origin: seen.origin,
+          origin: conversationOrigin(seen, body.hostOrigin, bot.config),
         });
         const history = conversation === null ? [] : await historyOf(db, conversation);
         const engine = autoTranslating(speech, engineFor(answerDeps, bot));
@@ -177,6 +179,30 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
         }
         events.end();
         return reply;
+      },
+    );
+
+    r.post(
+      '/v1/widget/:botId/sightings',
+      {
+        onRequest: [(request) => access.limitSightings(request)],
+        schema: {
+          tags,
+          summary:
+            'The loader names a site the bot is not allowed on (its Origin), so the install screen offers to allow it',
+          params: WidgetBotParamsSchema,
+          querystring: NoQuerySchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const bot = await access.resolveWidgetBot(request.params.botId);
+        // Only the browser names the page here: the loader posts without CORS, so the Origin header is its own.
+        const { origin, own } = access.namedOrigin(request);
+        if (origin === null) throw new AppError(400, 'widget/no-origin', NO_ORIGIN_MESSAGE);
+        if (!own) await recordBotOrigin(db, { tenantId: bot.row.tenantId, botId: bot.row.id, origin });
+        // The report comes from another site without CORS: its empty answer is not an error in that page's console.
+        return reply.status(204).header('cross-origin-resource-policy', 'cross-origin').send(null);
       },
     );
 

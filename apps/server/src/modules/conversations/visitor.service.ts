@@ -51,6 +51,20 @@ export function answerLanguageFor(config: WidgetConfig, requested: string | unde
   return requested ?? config.language.default_language;
 }
 
+/**
+ * The host page a conversation is recorded under. The widget's frame calls from our own origin and names the page
+ * that embeds it (as its loader saw it): that page is taken only when the bot allows it (or it is ours, /demo),
+ * else nothing is recorded. A page calling directly is named by its browser (the Origin header).
+ */
+export function conversationOrigin(
+  seen: { origin: string | null; own: boolean },
+  hostOrigin: string | undefined,
+  config: WidgetConfig,
+): string | null {
+  if (!seen.own || hostOrigin === undefined) return seen.origin;
+  return hostOrigin === seen.origin || config.install.allowedOrigins.includes(hostOrigin) ? hostOrigin : null;
+}
+
 /** The conversation a token names for this bot; 403 for a forged token, another bot's, or one that is gone. */
 export async function conversationOf(
   db: Db,
@@ -211,7 +225,9 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         })
         .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
     }
-    if (turn.origin !== null) await recordBotOrigin(tx, { tenantId, botId, origin: turn.origin });
+    // A site is counted once per conversation it starts, from the first real request of the widget's frame.
+    if (turn.conversation === null && turn.origin !== null)
+      await recordBotOrigin(tx, { tenantId, botId, origin: turn.origin });
   });
   return {
     conversationToken: turn.conversationToken,
@@ -225,11 +241,12 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
 }
 
 /** The most origins kept per bot: a page naming new origins in a loop cannot grow the table further. */
-const ORIGINS_PER_BOT_MAX = 200;
+export const ORIGINS_PER_BOT_MAX = 200;
 
 /**
- * Counts a sighting of `origin` for a bot: hits and last seen of a known origin, or a new row while the bot has
- * fewer than ORIGINS_PER_BOT_MAX (the daily sweep removes origins not seen for the retention period).
+ * Counts a sighting of `origin` for a bot (hits and last seen) and keeps the ORIGINS_PER_BOT_MAX most recently seen
+ * origins: the oldest go, so made-up origins cannot keep a real new site out (the daily sweep removes origins not
+ * seen for the retention period).
  */
 export async function recordBotOrigin(
   db: Pick<Db, 'execute'>,
@@ -238,10 +255,15 @@ export async function recordBotOrigin(
   const { tenantId, botId, origin } = sighting;
   await db.execute(sql`
     insert into ${botOrigins} (tenant_id, bot_id, origin)
-    select ${tenantId}, ${botId}::uuid, ${origin}
-    where exists (select 1 from ${botOrigins} where bot_id = ${botId}::uuid and origin = ${origin})
-       or (select count(*) from ${botOrigins} where bot_id = ${botId}::uuid) < ${ORIGINS_PER_BOT_MAX}
+    values (${tenantId}, ${botId}::uuid, ${origin})
     on conflict (bot_id, origin) do update set hits = ${botOrigins}.hits + 1, last_seen = now()`);
+  await db.execute(sql`
+    delete from ${botOrigins}
+    where bot_id = ${botId}::uuid
+      and origin in (
+        select origin from ${botOrigins} where bot_id = ${botId}::uuid
+        order by last_seen desc, first_seen desc, origin
+        offset ${ORIGINS_PER_BOT_MAX})`);
 }
 
 /** Records (or replaces) a visitor's rating of a bot message of their own conversation; the comment is masked. */

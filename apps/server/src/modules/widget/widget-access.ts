@@ -12,6 +12,11 @@ import { conversationOf } from '../conversations/visitor.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 
 const RATE_WINDOW_MS = 60_000;
+/**
+ * Reports of sites a bot is not allowed on that one client address may make a minute: a real visitor loads a few
+ * pages a minute, and a script naming made-up sites from one address cannot churn the bot's list of sites.
+ */
+export const SIGHTINGS_PER_ADDRESS = 10;
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export const widgetBotNotFound = () =>
@@ -49,6 +54,10 @@ export interface WidgetAccess {
   answerPreflight(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts a request against the per-address budget of `scope` (429 `widget/rate-limited` over it). */
   limitAddress(request: FastifyRequest, scope: string): Promise<void>;
+  /** Counts a report of a site the bot is not allowed on against its address's budget (429 over it). */
+  limitSightings(request: FastifyRequest): Promise<void>;
+  /** The page the browser names in the Origin header alone (what a request without CORS still carries). */
+  namedOrigin(request: FastifyRequest): WidgetOrigin;
   /** Counts a request against the per-visitor budget of `scope`: the conversation, or the address before one. */
   limitVisitor(request: FastifyRequest, scope: string, conversationId: string | null): Promise<void>;
   /** Signs and checks conversation tokens (each bound to one bot). */
@@ -117,6 +126,10 @@ export function createWidgetAccess(deps: {
 
   return {
     tokens,
+    namedOrigin(request) {
+      const origin = originOf(request.headers.origin);
+      return { origin, own: origin !== null && isOwn(request, origin) };
+    },
     visitorConversation: async (bot, token) => (await conversationOf(db, tokens, bot, token)).id,
 
     async resolveWidgetBot(botId) {
@@ -157,6 +170,8 @@ export function createWidgetAccess(deps: {
     },
 
     limitAddress: (request, scope) => limit(`widget:${scope}:address`, request.ip, env.WIDGET_RATE_LIMIT_IP),
+
+    limitSightings: (request) => limit('widget:sightings:address', request.ip, SIGHTINGS_PER_ADDRESS),
 
     limitVisitor: (request, scope, conversationId) =>
       limit(
