@@ -105,8 +105,6 @@ async function journey(page: Page, tag: string, narrow: boolean) {
 }
 
 test.describe('the bot screens', () => {
-  test.describe.configure({ timeout: 60_000 });
-
   test('create, customise, install, welcome, language, then switch off, copy and delete (desktop, light)', async ({
     page,
   }) => {

@@ -118,7 +118,6 @@ test.describe('files', () => {
     page,
     baseURL,
   }) => {
-    test.setTimeout(120_000);
     const folder = await freshFolder(page, defined(baseURL));
     await page.goto(`/file?path=${folder}`);
     await expect(page.getByRole('heading', { name: 'File Manager' })).toBeVisible();
@@ -180,7 +179,6 @@ test.describe('files', () => {
     page,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
     const name = 'handbook.bin';
     const file = path.join(dir, name);
     const bytes = randomBytes(6 * MIB);
@@ -198,7 +196,7 @@ test.describe('files', () => {
     const upload = page.getByRole('group', { name: `Upload of ${name}` });
     const progress = upload.getByRole('progressbar');
     const percent = async () => Number(await progress.getAttribute('aria-valuenow'));
-    await expect.poll(percent, { timeout: 20_000 }).toBeGreaterThanOrEqual(15);
+    await expect.poll(percent).toBeGreaterThanOrEqual(15);
 
     await upload.getByRole('button', { name: `Pause: ${name}` }).click();
     await expect(upload).toHaveAttribute('data-upload-status', 'paused');
@@ -206,7 +204,7 @@ test.describe('files', () => {
     const pausedAt = await percent();
     await upload.getByRole('button', { name: `Resume: ${name}` }).click();
     await expect(upload).toHaveAttribute('data-upload-status', 'uploading');
-    await expect.poll(percent, { timeout: 20_000 }).toBeGreaterThan(pausedAt);
+    await expect.poll(percent).toBeGreaterThan(pausedAt);
 
     // The network goes away: tus retries by itself and the row says so, then it finishes once it is back.
     await cdp.send('Network.emulateNetworkConditions', {
@@ -215,7 +213,7 @@ test.describe('files', () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
-    await expect(upload).toContainText(/Connection problem: trying again/, { timeout: 20_000 });
+    await expect(upload).toContainText(/Connection problem: trying again/);
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,

@@ -64,7 +64,7 @@ async function createKnowledgeWithPdf(page: Page, name: string, file: string, na
   // A file source is titled by its file name.
   await expect(page.getByText(`"${file}" was added and is being indexed.`)).toBeVisible();
   // The source list follows the ingestion job on its own: no reload.
-  await expect(page.getByText('Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Ready', { exact: true })).toBeVisible();
   await expectFitsWidth(page, narrow);
 }
 
@@ -219,9 +219,6 @@ async function journey(page: Page, tag: string, narrow: boolean) {
 }
 
 test.describe('the Omni RAG journey', () => {
-  // Two uploads, two ingestions and two model calls: more than the default 30 s.
-  test.describe.configure({ timeout: 60_000 });
-
   test('PDF source, keyword index, two prompt versions, extractive then model answers (desktop, light)', async ({
     page,
   }) => {

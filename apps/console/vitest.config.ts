@@ -10,11 +10,15 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     // Two files at a time: Vitest's default (one worker fewer than the cores) runs them one by one on two cores.
-    // A test has 15 s instead of 5: with both cores busy, a screen's first render and lazy imports take longer.
     maxWorkers: 2,
     // A worker keeps its imported modules from one file to the next (importing Mantine and the screens again for
     // each file was most of the suite's time); setup.ts resets what a test leaves behind in the DOM and stores.
     isolate: false,
-    testTimeout: 15_000,
+    // The limit is for a test that waits on something that never comes, not a measure of speed: the slowest test
+    // (a screen filled in field by field) takes about 15 s with both cores busy with other work (a load average of
+    // 21-25), and a test makes a few waits of at most asyncUtilTimeout (src/test/setup.ts) each.
+    testTimeout: 120_000,
+    // Likewise for hooks, such as parsing the zxcvbn dictionaries before the password tests.
+    hookTimeout: 120_000,
   },
 });

@@ -119,7 +119,8 @@ export async function startServer({
     port,
     dataDir,
     logs: () => [...lines],
-    waitForLog(pattern, { after = 0, timeoutMs = 10_000 } = {}) {
+    // As long as an expectation may wait (playwright.config.ts): a busy machine slows the server, not the rule.
+    waitForLog(pattern, { after = 0, timeoutMs = 30_000 } = {}) {
       const find = () => {
         for (let index = after; index < lines.length; index++) {
           pattern.lastIndex = 0;

@@ -85,7 +85,8 @@ export async function startMailbox(): Promise<Mailbox> {
     port,
     messages: () => [...received],
     waitForMail(options) {
-      const { timeoutMs = 10_000 } = options;
+      // As long as an expectation may wait (playwright.config.ts).
+      const { timeoutMs = 30_000 } = options;
       const found = take(options);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {

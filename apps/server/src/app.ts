@@ -46,6 +46,7 @@ import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
 import { speechRoutes } from './modules/speech/speech.routes';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
+import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
 import { registerCredentialCache } from './plugins/credential-cache';
 import { registerErrorHandling, serializeError } from './plugins/errors';
@@ -164,6 +165,8 @@ export async function buildApp({
     done(null, payload);
   });
 
+  // Before any route: it adds its compression hook to each route as the route is added.
+  await registerCompression(app);
   registerErrorHandling(app);
   registerSafeUrl(app);
   registerJsonBody(app);

@@ -70,13 +70,11 @@ describe('the route table', () => {
     stubAuthApi({ signedIn: true });
     const router = renderAt('/');
     // The shell and the overview are lazy chunks loaded one after the other: slower than one query's default wait.
-    expect(await screen.findByText('Grace Hopper', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText('Acme Support')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/bot/integration');
     expect(paths.afterSignIn).toBe(paths.brand);
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Integrations' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Integrations' })).toBeInTheDocument();
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {

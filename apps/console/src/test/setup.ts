@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Lazy routes load their module on first visit, which takes well over a second on a loaded two-core machine; the
-// default 1 s wait of findBy/waitFor turned that into failures that say nothing about the screens.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy routes load their module on first visit, which takes seconds on a two-core machine busy with other work; the
+// default 1 s wait of findBy/waitFor turned that into failures that say nothing about the screens. A long wait
+// costs only a failing test its time.
+configure({ asyncUtilTimeout: 20_000 });
 
 // Mantine reads these browser APIs, which happy-dom does not fully provide.
 Object.defineProperty(window, 'matchMedia', {

@@ -16,6 +16,7 @@ import {
   withWrongSecret,
 } from '../test/authorisation-matrix';
 import { defined } from '../test/defined';
+import { timeLimit } from '../test/time-limits';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
 import { makeSignedInUser, makeTenant, platformTenantId } from './accounts/accounts.fixtures';
 import { basicCredential } from './files/files.test-support';
@@ -181,6 +182,11 @@ const ROUTES: Record<string, RouteRow> = {
 const TENANT_TABLES = ['bot_templates', 'integrations', 'bots'];
 const FINGERPRINTED = [...TENANT_TABLES, 'audit_log'];
 
+/** The walk's calls: each principal on each route with its own ids, and with another tenant's and unknown ids. */
+const WALK_CALLS =
+  PRINCIPALS.length * Object.values(ROUTES).reduce((sum, row) => sum + (row.foreign ? 3 : 1), 0);
+const WALK_LIMIT_MS = timeLimit({ calls: WALK_CALLS });
+
 describe('bot template and integration authorisation matrix and tenant isolation', () => {
   let t: TestApp;
   const callers = {} as Record<PrincipalName, Caller>;
@@ -279,56 +285,62 @@ describe('bot template and integration authorisation matrix and tenant isolation
     );
   });
 
-  it('answers each principal as the matrix says, and another tenant’s ids exactly like unknown ones', async () => {
-    const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
-      const { key, method } = route;
-      const row = defined(ROUTES[key]);
-      const caller = callers[principal];
-      const tenant = OWN_TENANT[principal];
-      n += 1;
-      const x = await fresh(row.fresh, tenant, resources[tenant]);
-      const before = await fingerprint();
-      const { url, payload } = row.request(x, n);
-      const response = await injectAs(t, method, url, caller, payload);
-      const expected = expectedStatus(row.own, column);
-      if (response.statusCode !== expected) {
-        wrong.push(`${key} as ${principal} (own): ${response.statusCode} ${response.body.slice(0, 160)}`);
-      }
-      const changedNothing = (await fingerprint()) === before;
-      if ((response.statusCode >= 400 || method === 'GET' || row.pure) && !changedNothing) {
-        wrong.push(`${key} as ${principal} (own): changed the database`);
-      }
-      if (response.statusCode === 200 && row.shows && !row.shows(response.json(), x)) {
-        wrong.push(`${key} as ${principal} (own): does not show the caller's own resources`);
-      }
-      if (!row.foreign) return 1;
-      n += 1;
-      const other = await fresh(row.fresh, 'B', resources.B);
-      const unknown: Resources = { bot: randomUUID(), template: randomUUID(), integration: randomUUID() };
-      const beforeForeign = await fingerprint();
-      const foreignCall = row.request(other, n);
-      const foreignResponse = await injectAs(t, method, foreignCall.url, caller, foreignCall.payload);
-      const unknownCall = row.request(unknown, n);
-      const unknownResponse = await injectAs(t, method, unknownCall.url, caller, unknownCall.payload);
-      if (foreignResponse.statusCode !== expectedStatus(row.foreign, column)) {
-        wrong.push(
-          `${key} as ${principal} (foreign): ${foreignResponse.statusCode} ${foreignResponse.body.slice(0, 160)}`,
-        );
-      }
-      if (
-        foreignResponse.statusCode !== unknownResponse.statusCode ||
-        foreignResponse.body !== unknownResponse.body
-      ) {
-        wrong.push(`${key} as ${principal}: another tenant's ids answered unlike unknown ones`);
-      }
-      if ((await fingerprint()) !== beforeForeign) {
-        wrong.push(`${key} as ${principal} (foreign): changed the database`);
-      }
-      return 3;
-    });
-    expectNothingWrong('bot template and integration', walk, served.length, PRINCIPALS.length);
-    expect(walk.attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
-  }, 120_000);
+  it(
+    'answers each principal as the matrix says, and another tenant’s ids exactly like unknown ones',
+    async () => {
+      const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
+        const { key, method } = route;
+        const row = defined(ROUTES[key]);
+        const caller = callers[principal];
+        const tenant = OWN_TENANT[principal];
+        n += 1;
+        const x = await fresh(row.fresh, tenant, resources[tenant]);
+        const before = await fingerprint();
+        const { url, payload } = row.request(x, n);
+        const response = await injectAs(t, method, url, caller, payload);
+        const expected = expectedStatus(row.own, column);
+        if (response.statusCode !== expected) {
+          wrong.push(`${key} as ${principal} (own): ${response.statusCode} ${response.body.slice(0, 160)}`);
+        }
+        const changedNothing = (await fingerprint()) === before;
+        if ((response.statusCode >= 400 || method === 'GET' || row.pure) && !changedNothing) {
+          wrong.push(`${key} as ${principal} (own): changed the database`);
+        }
+        if (response.statusCode === 200 && row.shows && !row.shows(response.json(), x)) {
+          wrong.push(`${key} as ${principal} (own): does not show the caller's own resources`);
+        }
+        if (!row.foreign) return 1;
+        n += 1;
+        const other = await fresh(row.fresh, 'B', resources.B);
+        const unknown: Resources = { bot: randomUUID(), template: randomUUID(), integration: randomUUID() };
+        const beforeForeign = await fingerprint();
+        const foreignCall = row.request(other, n);
+        const foreignResponse = await injectAs(t, method, foreignCall.url, caller, foreignCall.payload);
+        const unknownCall = row.request(unknown, n);
+        const unknownResponse = await injectAs(t, method, unknownCall.url, caller, unknownCall.payload);
+        if (foreignResponse.statusCode !== expectedStatus(row.foreign, column)) {
+          wrong.push(
+            `${key} as ${principal} (foreign): ${foreignResponse.statusCode} ${foreignResponse.body.slice(0, 160)}`,
+          );
+        }
+        if (
+          foreignResponse.statusCode !== unknownResponse.statusCode ||
+          foreignResponse.body !== unknownResponse.body
+        ) {
+          wrong.push(`${key} as ${principal}: another tenant's ids answered unlike unknown ones`);
+        }
+        if ((await fingerprint()) !== beforeForeign) {
+          wrong.push(`${key} as ${principal} (foreign): changed the database`);
+        }
+        return 3;
+      });
+      expectNothingWrong('bot template and integration', walk, served.length, PRINCIPALS.length);
+      expect(walk.attempts).toBeGreaterThan(served.length * PRINCIPALS.length);
+      // Its time limit counts these calls.
+      expect(walk.attempts).toBe(WALK_CALLS);
+    },
+    WALK_LIMIT_MS,
+  );
 
   it('never shows a caller an id of another tenant’s row', async () => {
     for (const principal of ['administrator', 'user without omnirag'] as const) {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../env';
+import { registerBuiltFiles } from './compression';
 import { isApiPath } from './errors';
 
 /** The console's public configuration, handed to the SPA in a meta tag (no inline script, strict CSP). */
@@ -14,7 +14,7 @@ const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 /**
- * Serves the built console: hashed assets with long caching, and index.html for every non-API GET
+ * Serves the built console: hashed assets with long caching (precompressed), and index.html for every non-API GET
  * (SPA fallback). API paths always get JSON 404s, never the SPA.
  */
 export async function registerConsole(app: FastifyInstance, env: Env, consoleDir: string | null) {
@@ -28,15 +28,14 @@ export async function registerConsole(app: FastifyInstance, env: Env, consoleDir
     indexHtml = readFileSync(indexFile, 'utf8')
       .replace('<!--omnibot-config-->', meta)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(env.PRODUCT_NAME)} Admin</title>`);
-    await app.register(fastifyStatic, {
+    await registerBuiltFiles(app, {
       root: consoleDir,
       prefix: '/',
       wildcard: false,
-      index: false,
-      setHeaders(reply, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+      cacheControl: (filePath) =>
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
     });
   }
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import { publicWidgetConfig, type WidgetConfig } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../db/client';
@@ -9,6 +8,13 @@ import type { BotRow } from '../db/schema';
 import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from '../modules/bots/bots.routes';
 import { servableBot } from '../modules/bots/bots.service';
 import { widgetServices } from '../modules/speech/speech.service';
+import {
+  acceptedEncoding,
+  encodedEtag,
+  registerBuiltFiles,
+  sendEncoded,
+  varyOnEncoding,
+} from './compression';
 
 /** The placeholder in the built loader that the per-bot boot JSON replaces (inside a JS string literal). */
 export const BOOT_TOKEN = '__OMNIBOT_BOOT__';
@@ -174,8 +180,12 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
   app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {
     if (!build) return notBuilt(reply);
     const row = tokenCount === 1 ? await botFor(request.query) : null;
-    const etag = row ? `"w-${build.loaderHash}-${row.id}-${row.configVersion}"` : `"w-${build.loaderHash}"`;
-    reply
+    const encoding = acceptedEncoding(request);
+    const etag = encodedEtag(
+      row ? `"w-${build.loaderHash}-${row.id}-${row.configVersion}"` : `"w-${build.loaderHash}"`,
+      encoding,
+    );
+    varyOnEncoding(reply)
       .type('application/javascript; charset=utf-8')
       .header('etag', etag)
       .header('cache-control', WIDGET_CONFIG_CACHE_CONTROL)
@@ -184,7 +194,7 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
     // Anyone can name any page here, so nothing is recorded: sites are recorded when the widget's frame starts a
     // conversation (allowed sites) or when the loader reports a site it may not run on (limited per address).
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    return reply.send(row ? loaderFor(build.loader, row) : build.loader);
+    return sendEncoded(reply, row ? loaderFor(build.loader, row) : build.loader, encoding);
   });
 
   const appPage = async (query: unknown, reply: FastifyReply) => {
@@ -208,14 +218,10 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
   });
 
   if (build && existsSync(build.assetsDir)) {
-    await app.register(fastifyStatic, {
+    await registerBuiltFiles(app, {
       root: build.assetsDir,
       prefix: '/widget/assets/',
-      decorateReply: false,
-      index: false,
-      setHeaders(reply) {
-        reply.header('cache-control', HASHED_CACHE);
-      },
+      cacheControl: () => HASHED_CACHE,
     });
   }
 

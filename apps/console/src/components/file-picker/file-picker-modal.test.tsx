@@ -35,7 +35,7 @@ const entries = async () => {
     .map((item) => item.textContent);
 };
 
-describe('FilePickerModal', { timeout: 20_000 }, () => {
+describe('FilePickerModal', () => {
   it('shows folders and only accepted files, walks into folders and back, and picks several across folders', async () => {
     const { picked, onClose, user } = renderPicker(true);
     expect(await entries()).toEqual(['docs', 'empty', 'guide.pdf1000 bytes', 'notes.TXT1000 bytes']);

@@ -24,6 +24,7 @@ import {
   withWrongSecret,
 } from '../../test/authorisation-matrix';
 import { defined } from '../../test/defined';
+import { timeLimit } from '../../test/time-limits';
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { insertConversation, utcDayStart } from './dashboard.test-support';
@@ -117,6 +118,9 @@ const isDashboardRoute = (url: string) =>
 const TENANT_TABLES = ['bots', 'conversations', 'conversation_messages'];
 const FINGERPRINTED = ['conversations', 'conversation_messages', 'message_feedback', 'bots', 'audit_log'];
 
+/** The walk's time limit: each principal on each route with its own, unknown and another tenant's ids. */
+const WALK_LIMIT_MS = timeLimit({ calls: PRINCIPALS.length * Object.keys(ROUTES).length * 3 });
+
 describe('dashboard authorisation matrix and tenant isolation', () => {
   let t: TestApp;
   let served: ServedRoute[] = [];
@@ -204,48 +208,52 @@ describe('dashboard authorisation matrix and tenant isolation', () => {
     );
   });
 
-  it('answers every principal as written, foreign ids like unknown ones, shows no other tenant, writes nothing', async () => {
-    const before = await tablesFingerprint(t, FINGERPRINTED);
-    const keptFrom = {} as Record<TenantKey, Set<string>>;
-    for (const key of new Set(Object.values(OWN)))
-      keptFrom[key] = await idsOfOtherTenants(t, TENANT_TABLES, tenants[key]);
-    const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
-      const caller = callers[principal];
-      const own = OWN[principal];
-      const row = defined(ROUTES[route.key]);
-      const unknown: Resources = { bot: randomUUID(), conversation: randomUUID(), messages: [] };
-      let unknownAnswer = '';
-      let calls = 0;
-      for (const [target, x, statuses] of [
-        ['own', resources[own], row.own],
-        ['unknown', unknown, row.foreign],
-        ['foreign', resources.B, row.foreign],
-      ] as const) {
-        const response = await injectAs(t, 'GET', row.url(x), caller);
-        calls += 1;
-        const expected = expectedStatus(statuses, column);
-        const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
-        const body = response.json<Record<string, unknown>>();
-        if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
-        if (response.statusCode >= 400) {
-          if (!isKnownRefusal(response.statusCode, body)) wrong.push(`${label}: not a known refusal`);
-        } else if (target === 'own' && !row.shows(body, x)) {
-          wrong.push(`${label}: does not show it`);
+  it(
+    'answers every principal as written, foreign ids like unknown ones, shows no other tenant, writes nothing',
+    async () => {
+      const before = await tablesFingerprint(t, FINGERPRINTED);
+      const keptFrom = {} as Record<TenantKey, Set<string>>;
+      for (const key of new Set(Object.values(OWN)))
+        keptFrom[key] = await idsOfOtherTenants(t, TENANT_TABLES, tenants[key]);
+      const walk = await walkMatrix(PRINCIPALS, served, async ({ principal, column, route, wrong }) => {
+        const caller = callers[principal];
+        const own = OWN[principal];
+        const row = defined(ROUTES[route.key]);
+        const unknown: Resources = { bot: randomUUID(), conversation: randomUUID(), messages: [] };
+        let unknownAnswer = '';
+        let calls = 0;
+        for (const [target, x, statuses] of [
+          ['own', resources[own], row.own],
+          ['unknown', unknown, row.foreign],
+          ['foreign', resources.B, row.foreign],
+        ] as const) {
+          const response = await injectAs(t, 'GET', row.url(x), caller);
+          calls += 1;
+          const expected = expectedStatus(statuses, column);
+          const label = `${principal} × ${target} × ${route.key}: ${response.statusCode} ${response.body.slice(0, 160)}`;
+          const body = response.json<Record<string, unknown>>();
+          if (response.statusCode !== expected) wrong.push(`${label} (expected ${expected})`);
+          if (response.statusCode >= 400) {
+            if (!isKnownRefusal(response.statusCode, body)) wrong.push(`${label}: not a known refusal`);
+          } else if (target === 'own' && !row.shows(body, x)) {
+            wrong.push(`${label}: does not show it`);
+          }
+          const leaked = stringsIn(body).filter((value) => keptFrom[own].has(value));
+          if (leaked.length > 0) wrong.push(`${label}: shows ids of others ${leaked.join(', ')}`);
+          const answer = `${response.statusCode} ${response.body}`;
+          if (target === 'unknown') unknownAnswer = answer;
+          if (target === 'foreign' && answer !== unknownAnswer) {
+            wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
+          }
         }
-        const leaked = stringsIn(body).filter((value) => keptFrom[own].has(value));
-        if (leaked.length > 0) wrong.push(`${label}: shows ids of others ${leaked.join(', ')}`);
-        const answer = `${response.statusCode} ${response.body}`;
-        if (target === 'unknown') unknownAnswer = answer;
-        if (target === 'foreign' && answer !== unknownAnswer) {
-          wrong.push(`${label}: unknown ids were answered ${unknownAnswer}`);
-        }
-      }
-      return calls;
-    });
-    expectNothingWrong('dashboard', walk, served.length, PRINCIPALS.length);
-    expect(walk.attempts).toBe(served.length * PRINCIPALS.length * 3);
-    expect(await tablesFingerprint(t, FINGERPRINTED)).toBe(before);
-  });
+        return calls;
+      });
+      expectNothingWrong('dashboard', walk, served.length, PRINCIPALS.length);
+      expect(walk.attempts).toBe(served.length * PRINCIPALS.length * 3);
+      expect(await tablesFingerprint(t, FINGERPRINTED)).toBe(before);
+    },
+    WALK_LIMIT_MS,
+  );
 
   it("never reaches another tenant's conversation through its own bot's log or a search of the same words", async () => {
     for (const principal of ['administrator', 'API credential', 'platform master'] as const) {

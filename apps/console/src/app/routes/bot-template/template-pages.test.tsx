@@ -42,7 +42,7 @@ function stub() {
   });
 }
 
-describe('bot template screens', { timeout: 20_000 }, () => {
+describe('bot template screens', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('/bot/template/manage lists the templates with a way to create one', async () => {

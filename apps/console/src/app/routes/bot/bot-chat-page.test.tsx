@@ -40,7 +40,7 @@ const send = async (user: ReturnType<typeof userEvent.setup>, text: string) => {
   await user.click(screen.getByRole('button', { name: 'Send' }));
 };
 
-describe('/bot/prompt/test', { timeout: 20_000 }, () => {
+describe('/bot/prompt/test', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('says what to do when there is no bot yet', async () => {

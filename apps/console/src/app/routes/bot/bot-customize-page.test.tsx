@@ -53,7 +53,7 @@ function stubBots(initial: Bot[] = [makeBot()]) {
 const patchBodies = (fetchMock: ReturnType<typeof stubBots>['fetchMock']) =>
   sentBodies<{ config: Record<string, Record<string, unknown>> }>(fetchMock, 'PATCH');
 
-describe('/bot/customize', { timeout: 30_000 }, () => {
+describe('/bot/customize', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.useRealTimers();

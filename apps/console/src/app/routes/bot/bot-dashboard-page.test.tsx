@@ -9,7 +9,7 @@ import { TestProviders } from '../../../test/test-providers';
 import { routes } from '../../router';
 
 // The first render loads the lazy root, shell and page chunks.
-describe('/bot/dashboard', { timeout: 30_000 }, () => {
+describe('/bot/dashboard', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('is a route of the shell that keeps the period in the address', async () => {
@@ -25,9 +25,7 @@ describe('/bot/dashboard', { timeout: 30_000 }, () => {
     });
     const router = createMemoryRouter(routes, { initialEntries: ['/bot/dashboard?days=7'] });
     render(<RouterProvider router={router} />, { wrapper: TestProviders });
-    expect(
-      await screen.findByRole('heading', { name: 'Bot dashboard', level: 1 }, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Bot dashboard', level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole('img', { name: /^Conversations: 4 in 7 days/ })).toBeInTheDocument();
     const urls = () =>
       fetchMock.mock.calls.map(([input]) =>

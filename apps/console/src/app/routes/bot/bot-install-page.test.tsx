@@ -37,7 +37,7 @@ function stubBot(bot: Bot = makeBot(), origins: BotOriginList = RECENT) {
   });
 }
 
-describe('/bot/install', { timeout: 30_000 }, () => {
+describe('/bot/install', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the snippet to copy, the demo link and the recent origins', async () => {

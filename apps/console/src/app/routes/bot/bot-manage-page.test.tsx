@@ -61,7 +61,7 @@ function stubBots(initial: Bot[], total?: number) {
 
 const TWO = () => [makeBot(), makeBot({ id: OTHER_BOT_ID, name: 'Sales bot', enabled: false })];
 
-describe('/bot/manage', { timeout: 30_000 }, () => {
+describe('/bot/manage', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('lists the bots with links to their screens and switches one on', async () => {

@@ -38,7 +38,7 @@ function stubBot(bot: Bot = makeBot()) {
 const patchOf = (fetchMock: ReturnType<typeof stubBot>['fetchMock']) =>
   sentBodies<{ config: { welcome: Record<string, unknown> } }>(fetchMock, 'PATCH')[0] ?? null;
 
-describe('/bot/config/message', { timeout: 30_000 }, () => {
+describe('/bot/config/message', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('edits the welcome text and the menus (add, reorder, remove) and saves them', async () => {

@@ -39,7 +39,7 @@ async function chooseRag(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('option', { name: 'Support answers' }));
 }
 
-describe('/bot/config/rag', { timeout: 30_000 }, () => {
+describe('/bot/config/rag', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('saves the languages, automatic translation with its translator, and the RAG', async () => {

@@ -66,7 +66,7 @@ function stubSuite(state: { cases: BotTestCase[]; runs: BotTestRun[]; onRun?: ()
   return { ...api, posted };
 }
 
-describe('/bot/testing', { timeout: 30_000 }, () => {
+describe('/bot/testing', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('tells what to do with an empty suite, and validates a new case before saving it', async () => {
@@ -193,7 +193,7 @@ describe('/bot/testing', { timeout: 30_000 }, () => {
       },
       old,
     ];
-    expect(await screen.findByText('done', {}, { timeout: 6000 })).toBeInTheDocument();
+    expect(await screen.findByText('done')).toBeInTheDocument();
     const results = screen.getAllByTestId('test-result');
     expect(results).toHaveLength(2);
     expect(results[0]).toHaveTextContent('Pass');

@@ -64,13 +64,13 @@ const renderAt = (path: string) => {
 const detailCalls = (calls: string[]) =>
   calls.filter((call) => call === `GET /v1/indexes/${INDEX_ID}`).length;
 
-describe('the index pages', { timeout: 30_000 }, () => {
+describe('the index pages', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('/index lists the indexes, and without knowledge bases says to create one first', async () => {
     stubIndexesApi({ knowledge: [] });
     renderAt('/index');
-    expect(await screen.findByRole('heading', { name: 'Indexes' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Indexes' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Create a knowledge base' })).toHaveAttribute(
       'href',
       '/knowledge/add',
@@ -87,11 +87,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
     const { bodyOf } = stubIndexesApi({ create: () => json(201, created), details: [created] });
     const user = userEvent.setup();
     const router = renderAt('/index/add');
-    await fill(
-      user,
-      await screen.findByRole('textbox', { name: /name/i }, { timeout: 5000 }),
-      'Support search',
-    );
+    await fill(user, await screen.findByRole('textbox', { name: /name/i }), 'Support search');
     await user.click(screen.getByRole('combobox', { name: /knowledge bases/i }));
     await user.click(await screen.findByRole('option', { name: 'Manuals' }));
     await user.click(screen.getByRole('button', { name: 'Create index' }));
@@ -107,9 +103,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
       score_threshold: 0,
       embedding_model_id: null,
     });
-    expect(
-      await screen.findByRole('heading', { name: 'Support search', level: 1 }, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Support search', level: 1 })).toBeInTheDocument();
   });
 
   it('/index/add shows a taken name on the name field', async () => {
@@ -122,11 +116,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
     });
     const user = userEvent.setup();
     const router = renderAt('/index/add');
-    await fill(
-      user,
-      await screen.findByRole('textbox', { name: /name/i }, { timeout: 5000 }),
-      'Support search',
-    );
+    await fill(user, await screen.findByRole('textbox', { name: /name/i }), 'Support search');
     await user.click(screen.getByRole('combobox', { name: /knowledge bases/i }));
     await user.click(await screen.findByRole('option', { name: 'Manuals' }));
     await user.click(screen.getByRole('button', { name: 'Create index' }));
@@ -147,9 +137,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
       ],
     });
     renderAt(`/index/view?id=${INDEX_ID}`);
-    expect(
-      await screen.findByText('10 of 40 chunks embedded (25 %).', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('10 of 40 chunks embedded (25 %).')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Chunks embedded' })).toHaveAttribute(
       'aria-valuenow',
       '25',
@@ -157,9 +145,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
     expect(screen.getByText(/answers with keyword retrieval/)).toBeInTheDocument();
     expect(await screen.findByText('Exact vector search')).toBeInTheDocument();
 
-    expect(
-      await screen.findByText('40 of 40 chunks embedded (100 %).', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('40 of 40 chunks embedded (100 %).')).toBeInTheDocument();
     expect(screen.getByText('Ready')).toBeInTheDocument();
     const callsWhenReady = detailCalls(calls());
     expect(callsWhenReady).toBe(2);
@@ -181,9 +167,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
       ],
     });
     renderAt(`/index/view?id=${INDEX_ID}`);
-    expect(
-      await screen.findByText(/The embedding model answered 401 Unauthorized./, {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(/The embedding model answered 401 Unauthorized./)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /^name/i })).toHaveValue('Support search');
     expect(screen.getByRole('radio', { name: /^Hybrid/ })).toBeChecked();
     expect(screen.queryByText('Exact vector search')).not.toBeInTheDocument();
@@ -199,7 +183,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
     });
     const user = userEvent.setup();
     const router = renderAt(`/index/view?id=${INDEX_ID}`);
-    await user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
     // The root route and the test wrapper both hold a ModalsProvider, so the confirmation shows twice.
     const [dialog] = await screen.findAllByRole('dialog', { name: 'Delete index' });
     if (!dialog) throw new Error('No confirmation');
@@ -215,7 +199,7 @@ describe('the index pages', { timeout: 30_000 }, () => {
     const { fetchMock } = stubIndexesApi({ update: () => json(200, indexFixture({ top_k: 8 })) });
     const user = userEvent.setup();
     renderAt(`/index/view?id=${INDEX_ID}`);
-    const topK = await screen.findByRole('textbox', { name: 'Results (top k)' }, { timeout: 5000 });
+    const topK = await screen.findByRole('textbox', { name: 'Results (top k)' });
     await user.clear(topK);
     await user.type(topK, '8');
     await user.click(screen.getByRole('button', { name: 'Save' }));

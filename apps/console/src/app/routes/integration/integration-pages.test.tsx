@@ -47,7 +47,7 @@ function stub(items: unknown[] = [OPENAI_INTEGRATION, BUILTIN_INTEGRATION]) {
   });
 }
 
-describe('integration screens', { timeout: 20_000 }, () => {
+describe('integration screens', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('/bot/integration counts the chatbot engines per engine and links to the lists and the form', async () => {

@@ -16,7 +16,7 @@ const SESSION: Session = {
   signOut: () => Promise.resolve(),
 };
 
-describe('/rag/add', { timeout: 20_000 }, () => {
+describe('/rag/add', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('creates the RAG, says so and opens its page', async () => {

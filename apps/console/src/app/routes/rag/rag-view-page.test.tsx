@@ -34,7 +34,7 @@ function stubRag(rag: unknown = RAG) {
   });
 }
 
-describe('/rag/view', { timeout: 20_000 }, () => {
+describe('/rag/view', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the RAG with its test box, and saves a change', async () => {

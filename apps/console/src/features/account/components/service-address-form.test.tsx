@@ -35,7 +35,7 @@ function renderForm(canEdit = true) {
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('ServiceAddressForm', { timeout: 20_000 }, () => {
+describe('ServiceAddressForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('checks name, e-mail and domain with the contract before saving', async () => {

@@ -33,7 +33,7 @@ describe('the password change step', () => {
   // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
   beforeAll(async () => {
     await loadPasswordChecker();
-  }, 30_000);
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('blocks the console until a new password is set, then runs the start-up flow', async () => {

@@ -22,7 +22,7 @@ describe('RegisterForm', () => {
   // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
   beforeAll(async () => {
     await loadPasswordChecker();
-  }, 30_000);
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the live strength of the password against the rule', async () => {

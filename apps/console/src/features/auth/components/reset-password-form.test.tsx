@@ -21,7 +21,7 @@ describe('ResetPasswordForm', () => {
   // The zxcvbn dictionaries take a while to parse the first time: not part of any one test.
   beforeAll(async () => {
     await loadPasswordChecker();
-  }, 30_000);
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('explains an expired or used link and offers a new one', () => {

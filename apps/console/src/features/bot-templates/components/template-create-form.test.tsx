@@ -38,7 +38,7 @@ function stub(bots: unknown[] = [BOT]) {
   });
 }
 
-describe('TemplateCreateForm', { timeout: 20_000 }, () => {
+describe('TemplateCreateForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks for a bot first when the organisation has none', async () => {

@@ -44,7 +44,7 @@ function stub(items: unknown[] = [TEMPLATE]) {
   });
 }
 
-describe('TemplateList', { timeout: 20_000 }, () => {
+describe('TemplateList', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('tells an organisation without templates how to make one', async () => {

@@ -44,7 +44,7 @@ async function confirmIn(title: string, button: string) {
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('CredentialPanel', { timeout: 20_000 }, () => {
+describe('CredentialPanel', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('creates a credential after a confirmation and reveals the secret once, then only the masked value', async () => {

@@ -48,7 +48,7 @@ async function chooseModel(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('option', { name: 'Small embeddings' }));
 }
 
-describe('IndexForm', { timeout: 20_000 }, () => {
+describe('IndexForm', () => {
   it("refuses a nameless index without knowledge bases with the contract's messages", async () => {
     const { onSubmit, user } = setup();
     await user.click(screen.getByRole('button', { name: 'Create index' }));

@@ -15,7 +15,7 @@ function stubIndexes(items: unknown[]) {
   });
 }
 
-describe('IndexList', { timeout: 20_000 }, () => {
+describe('IndexList', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('tells the user to create the first index, with a link to the form', async () => {

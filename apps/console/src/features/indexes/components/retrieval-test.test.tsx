@@ -15,7 +15,7 @@ function stubSearch(answer: unknown) {
   });
 }
 
-describe('RetrievalTest', { timeout: 20_000 }, () => {
+describe('RetrievalTest', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('refuses an empty query without asking the API', async () => {

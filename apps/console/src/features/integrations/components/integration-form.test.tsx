@@ -27,7 +27,7 @@ function stub(options: { rags?: Response; test?: unknown } = {}) {
   });
 }
 
-describe('IntegrationForm', { timeout: 20_000 }, () => {
+describe('IntegrationForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('checks the fields before anything is sent', async () => {

@@ -8,7 +8,7 @@ import { AddSource } from './add-source';
 
 const KB = '3d7e2f0a-1b2c-4d5e-8f90-a1b2c3d4e5f6';
 
-describe('AddSource', { timeout: 20_000 }, () => {
+describe('AddSource', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('posts exactly the title and text of a text source', async () => {

@@ -79,7 +79,7 @@ const refusal = () => screen.findByRole('alert', { name: 'Nothing was added' });
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('BulkAddSources', { timeout: 30_000 }, () => {
+describe('BulkAddSources', () => {
   it('sends files picked from storage and uploaded here as one request, once the uploads finish', async () => {
     const { posted, uploads, onAdded, user } = setup();
     await user.click(screen.getByRole('button', { name: 'Choose from storage' }));

@@ -18,7 +18,7 @@ function setup() {
   return { onSubmit };
 }
 
-describe('KnowledgeForm', { timeout: 20_000 }, () => {
+describe('KnowledgeForm', () => {
   it('shows the default chunking and refuses an empty name and a too small chunk size', async () => {
     const user = userEvent.setup();
     const { onSubmit } = setup();

@@ -38,7 +38,7 @@ function stubSources(answers: unknown[][]) {
 const sourceCalls = (calls: unknown[][]) =>
   calls.filter(([input]) => String(input).includes(`/v1/knowledge/${KB}/sources`)).length;
 
-describe('SourcesTable', { timeout: 20_000 }, () => {
+describe('SourcesTable', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("shows a failed source's reason in plain words", async () => {
@@ -68,7 +68,7 @@ describe('SourcesTable', { timeout: 20_000 }, () => {
     renderRoute(<SourcesTable knowledgeId={KB} onShowChunks={() => undefined} />);
     expect(await screen.findByText('Indexing')).toBeInTheDocument();
 
-    expect(await screen.findByText('Ready', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Ready')).toBeInTheDocument();
     const row = screen.getByText('Returns policy').closest('tr') ?? document.body;
     expect(within(row).getByText('4')).toBeInTheDocument();
     expect(within(row).getByText('ab12cd34ef56')).toBeInTheDocument();

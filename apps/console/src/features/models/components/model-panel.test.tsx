@@ -133,7 +133,7 @@ async function fillValid(form: HTMLElement, user = userEvent.setup()) {
   await fill(user, within(form).getByRole('textbox', { name: 'Model name' }), 'gpt-test');
 }
 
-describe('ModelPanel', { timeout: 20_000 }, () => {
+describe('ModelPanel', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     client = undefined;

@@ -15,7 +15,7 @@ function setup(initial = START) {
   return { onSubmit, template: template as HTMLTextAreaElement };
 }
 
-describe('PromptForm', { timeout: 20_000 }, () => {
+describe('PromptForm', () => {
   it('names an unknown variable while typing and does not submit', async () => {
     const user = userEvent.setup();
     const { onSubmit, template } = setup();

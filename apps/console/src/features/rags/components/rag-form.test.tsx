@@ -31,7 +31,7 @@ const pick = async (user: ReturnType<typeof userEvent.setup>, label: RegExp, opt
   await user.click(await screen.findByRole('option', { name: option }));
 };
 
-describe('RagForm', { timeout: 20_000 }, () => {
+describe('RagForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the defaults and says that without a chat model answers are extractive', () => {

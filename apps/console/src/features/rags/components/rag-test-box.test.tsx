@@ -29,7 +29,7 @@ const ask = async (user: ReturnType<typeof userEvent.setup>, question: string) =
   await user.click(screen.getByRole('button', { name: 'Ask' }));
 };
 
-describe('RagTestBox', { timeout: 20_000 }, () => {
+describe('RagTestBox', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the deltas as they stream, drops them on reset, then the answer with linked sources and timings', async () => {

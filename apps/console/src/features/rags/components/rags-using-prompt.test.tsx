@@ -40,8 +40,6 @@ describe('RagsUsingPrompt', () => {
   it('says when the list could not be loaded', async () => {
     stubRags(() => json(500, { code: 'internal', message: 'The server failed.' }));
     renderRoute(<RagsUsingPrompt promptId={PROMPT_ID} />);
-    expect(
-      await screen.findByText('The RAGs using this prompt could not be loaded', {}, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('The RAGs using this prompt could not be loaded')).toBeInTheDocument();
   });
 });

@@ -37,7 +37,7 @@ async function fill(current: string, next: string, confirm = next) {
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('PasswordChangeForm', { timeout: 20_000 }, () => {
+describe('PasswordChangeForm', () => {
   beforeAll(async () => {
     await loadPasswordChecker();
   });

@@ -37,7 +37,7 @@ function renderForm() {
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('ProfileForm', { timeout: 20_000 }, () => {
+describe('ProfileForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the profile as stored', () => {

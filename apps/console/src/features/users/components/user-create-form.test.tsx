@@ -52,7 +52,7 @@ async function fill(values: { email?: string; firstname?: string; lastname?: str
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('UserCreateForm', { timeout: 20_000 }, () => {
+describe('UserCreateForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks for e-mail and names before anything is sent', async () => {

@@ -48,7 +48,7 @@ function renderForm(
 }
 
 // Big forms typed into under a loaded CI machine: more than the default 5 s.
-describe('UserEditForm', { timeout: 20_000 }, () => {
+describe('UserEditForm', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks before disabling, then shows the 409 for the last active administrator clearly', async () => {
