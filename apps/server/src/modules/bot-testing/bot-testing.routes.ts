@@ -106,6 +106,8 @@ export async function botTestingRoutes(
         preValidation: refuseLongText,
         // A route with its own limit is counted by that limit instead of the global one.
         config: {
+          // The playground only asks the bot: agents try what visitors will be told.
+          allowAgent: true,
           rateLimit: {
             max: env.BOT_CHAT_RATE_LIMIT,
             timeWindow: 60_000,

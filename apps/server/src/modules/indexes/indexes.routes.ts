@@ -146,6 +146,8 @@ export async function indexRoutes(
       '/v1/indexes/:id/search',
       {
         onRequest: signedIn,
+        // A search only reads: agents look up answers for visitors.
+        config: { allowAgent: true },
         schema: {
           tags,
           summary: "Search an index with its mode (keyword until a vector index's embeddings are ready)",

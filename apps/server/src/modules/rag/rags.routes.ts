@@ -166,6 +166,8 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         // A route with its own limit is counted by that limit instead of the global one.
         onRequest: signedIn,
         config: {
+          // Agents ask RAGs for answers to give visitors.
+          allowAgent: true,
           rateLimit: {
             max: env.RAG_ANSWER_RATE_LIMIT,
             timeWindow: 60_000,
