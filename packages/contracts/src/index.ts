@@ -19,3 +19,4 @@ export * from './conversations';
 export * from './bot-testing';
 export * from './bot-templates';
 export * from './integrations';
+export * from './links';

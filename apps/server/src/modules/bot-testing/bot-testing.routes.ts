@@ -92,6 +92,7 @@ export async function botTestingRoutes(
     secretBox: createSecretBox(secret, 'model-api-key'),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+    sourceLinks: app.files.sourceLinks,
   };
   const ctx: BotTestingDeps = { db, secrets, jobs: deps.jobs };
   const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];

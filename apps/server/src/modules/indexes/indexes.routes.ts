@@ -158,14 +158,15 @@ export async function indexRoutes(
         },
       },
       async (request) => {
+        const { tenantId } = actorOf(request).principal;
         const result = await searchIndex(db, {
-          tenantId: actorOf(request).principal.tenantId,
+          tenantId,
           indexId: request.params.id,
           query: request.body.query,
           ...(request.body.top_k === undefined ? {} : { topK: request.body.top_k }),
         });
         if (!result) throw notFound(INDEX_NOT_FOUND);
-        return presentSearch(result);
+        return presentSearch(result, (raw) => app.files.sourceLinks.present(tenantId, raw));
       },
     );
   });

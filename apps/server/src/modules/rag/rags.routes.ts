@@ -66,6 +66,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder,
+    sourceLinks: app.files.sourceLinks,
   };
   const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
 
