@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
 import { defined } from '../../test/defined';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
+import { insertConversation } from '../dashboard/dashboard.test-support';
 import { injectUpload } from '../files/files.test-support';
 import { fixture } from '../knowledge/ingest/fixtures/load';
 import { makeIndex, makeKnowledge, parseEvents } from './rags.test-support';
@@ -114,5 +115,57 @@ describe('source links', () => {
     const sources = chat.json<{ sources: Array<{ url: string | null }> }>().sources;
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) expect(localPath(defined(source.url))).toContain('signature=');
+  });
+
+  it("shows a transcript's stored source links as they may be shown now: signed again, or not at all", async () => {
+    const bot = await injectAs(t, 'POST', '/v1/bots', who.alice, { name: 'Transcript bot' });
+    expect(bot.statusCode, bot.body).toBe(201);
+    const answer = await injectAs(t, 'POST', `/v1/rags/${rags.a}/answer`, who.alice, { question: QUESTION });
+    const stored = defined(AnswerResultSchema.parse(answer.json()).sources[0]?.url);
+    const altered = new URL(stored);
+    altered.searchParams.set('expires', '1');
+    const theirs = await injectAs(t, 'POST', `/v1/rags/${rags.b}/answer`, who.bob, { question: QUESTION });
+    const source = (n: number, url: string) => ({
+      n,
+      title: `Source ${n}`,
+      url,
+      chunk_id: null,
+      source_id: null,
+      score: null,
+    });
+    const conversation = await insertConversation(t, {
+      tenantId: ids.a,
+      botId: bot.json<{ id: string }>().id,
+      startedAt: new Date(),
+      messages: [
+        { role: 'visitor', text: QUESTION },
+        {
+          role: 'bot',
+          text: 'At dawn [1].',
+          sources: [
+            // Stored before links were signed: the raw storage path.
+            source(1, HOSTILE_NAME),
+            source(2, stored),
+            // Altered after signing: its signature no longer matches.
+            source(3, altered.href),
+            source(4, defined(AnswerResultSchema.parse(theirs.json()).sources[0]?.url)),
+            source(5, 'https://harbour.example.com/hours'),
+          ],
+        },
+      ],
+    });
+    const transcript = await injectAs(t, 'GET', `/v1/conversations/${conversation.id}`, who.alice);
+    expect(transcript.statusCode, transcript.body).toBe(200);
+    const shown = transcript.json<{ messages: Array<{ sources: Array<{ url: string | null }> }> }>()
+      .messages[1];
+    const [raw, signed, refused, foreign, page] = defined(shown).sources.map((item) => item.url);
+    for (const url of [raw, signed]) {
+      const download = await t.app.inject({ url: localPath(defined(url)) });
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(pdf)).toBe(true);
+    }
+    expect(refused).toBeNull();
+    expect(foreign).toBeNull();
+    expect(page).toBe('https://harbour.example.com/hours');
   });
 });
