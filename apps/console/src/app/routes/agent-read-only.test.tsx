@@ -8,8 +8,10 @@ import { BUILTIN_INTEGRATION, OPENAI_INTEGRATION } from '../../test/integration-
 import { listOf, optionsHandler, PROMPT, RAG, RAG_ID } from '../../test/rag-fixture';
 import { renderRoute } from '../../test/render';
 import { Component as BotManagePage } from './bot/bot-manage-page';
+import { Component as IndexListPage } from './index/index-list-page';
 import { Component as IntegrationListPage } from './integration/integration-list-page';
 import { Component as IntegrationViewPage } from './integration/integration-view-page';
+import { Component as KnowledgeListPage } from './knowledge/knowledge-list-page';
 import { Component as PromptListPage } from './prompt/prompt-list-page';
 import { Component as RagAddPage } from './rag/rag-add-page';
 import { Component as RagListPage } from './rag/rag-list-page';
@@ -37,6 +39,7 @@ function stubReads() {
       if (path === `/v1/integrations/${OPENAI_INTEGRATION.id}`) return json(200, OPENAI_INTEGRATION);
       if (path === '/v1/bots') return botListOf([makeBot()]);
       if (path === '/v1/prompts') return listOf([PROMPT]);
+      if (path === '/v1/knowledge') return listOf([]);
       return options(method, path);
     },
   });
@@ -95,6 +98,16 @@ describe(
       expect(await screen.findByText(PROMPT.name)).toBeInTheDocument();
       noLink(/create prompt/i);
       prompts.unmount();
+
+      for (const [page, path, create] of [
+        [<KnowledgeListPage key="knowledge" />, '/knowledge', /create knowledge base/i],
+        [<IndexListPage key="index" />, '/index', /create index/i],
+      ] as const) {
+        const shown = renderRoute(page, { path, session: AGENT });
+        expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+        noLink(create);
+        shown.unmount();
+      }
 
       renderRoute(<BotManagePage />, { path: '/bot/manage', session: AGENT });
       const bot = await screen.findByRole('listitem', { name: makeBot().name });
