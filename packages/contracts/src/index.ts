@@ -20,3 +20,4 @@ export * from './bot-testing';
 export * from './bot-templates';
 export * from './integrations';
 export * from './widget-texts';
+export * from './links';

@@ -36,3 +36,22 @@ export const SUBSCRIPTION_CATALOGUE: Record<FeatureCode, { name: string; descrip
 export const ROLES = ['master', 'administrator', 'user', 'agent'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
+
+/** What each role may do, in the words the console shows beside the role. */
+export const ROLE_ABILITIES: Record<Role, string> = {
+  master: 'Everything, in every organisation (platform only)',
+  administrator: 'Manages this organisation, its users and its client organisations, and configures its bots',
+  user: 'Configures bots, integrations, prompts, knowledge, indexes and RAGs; reads the organisation',
+  agent:
+    'Answers visitors: reads bots, conversations, the dashboard and knowledge, and asks RAGs; changes no configuration',
+};
+
+/**
+ * Whether a role may configure bots, bot templates, integrations, prompts, knowledge, indexes, RAGs and files.
+ * Agents answer visitors: they read what that work needs and change nothing.
+ */
+export const canConfigure = (role: Role): boolean => role !== 'agent';
+
+/** The refusal of a change by an agent, and the reason the console gives beside an action it disables. */
+export const AGENT_READ_ONLY_MESSAGE =
+  'Agents answer visitors and may read this, but not change it. Ask a user or an administrator of your organisation.';

@@ -54,6 +54,11 @@ export const hitFixture = (overrides: Partial<SearchHit> = {}): SearchHit => ({
   score: 0.8123,
   heading_path: ['Troubleshooting', 'Reset'],
   page: 12,
-  source: { id: 's1', knowledge_id: KB_MANUALS, title: 'Router manual', url: 'docs/manuals/router.pdf' },
+  source: {
+    id: 's1',
+    knowledge_id: KB_MANUALS,
+    title: 'Router manual',
+    url: '/v1/files/download?tenant=t&path=docs%2Fmanuals%2Frouter.pdf&expires=1&signature=s',
+  },
   ...overrides,
 });

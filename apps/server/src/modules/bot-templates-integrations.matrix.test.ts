@@ -83,12 +83,16 @@ const openaiSettings = () => ({
   api_key: 'sk-matrix-key-0123456789',
 });
 
-//                 adm usr agt key noR ano bad
-const READ = /*  */ '200 200 200 200 200 401 401';
-const MADE = /*  */ '201 201 201 201 201 401 401';
-const GONE = /*  */ '204 204 204 204 204 401 401';
-const MISS = /*  */ '404 404 404 404 404 401 401';
-const BODY_MISS = '400 400 400 400 400 401 401';
+// Agents read templates and integrations but change neither, nor test a connection: any such call of theirs is
+// refused before anything is looked up.
+//                   adm usr agt key noR ano bad
+const READ = /*    */ '200 200 200 200 200 401 401';
+const MISS = /*    */ '404 404 404 404 404 401 401';
+const CHANGED = /* */ '200 200 403 200 200 401 401';
+const MADE = /*    */ '201 201 403 201 201 401 401';
+const GONE = /*    */ '204 204 403 204 204 401 401';
+const NO_WRITE = /**/ '404 404 403 404 404 401 401';
+const BODY_MISS = /**/ '400 400 403 400 400 401 401';
 
 const ROUTES: Record<string, RouteRow> = {
   'GET /v1/bot-templates': {
@@ -109,14 +113,14 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'PATCH /v1/bot-templates/:p': {
     request: (x, n) => ({ url: `/v1/bot-templates/${x.template}`, payload: { description: `Changed ${n}` } }),
-    own: READ,
-    foreign: MISS,
+    own: CHANGED,
+    foreign: NO_WRITE,
   },
   'DELETE /v1/bot-templates/:p': {
     request: (x) => ({ url: `/v1/bot-templates/${x.template}` }),
     fresh: 'template',
     own: GONE,
-    foreign: MISS,
+    foreign: NO_WRITE,
   },
   'POST /v1/bot-templates/:p/bots': {
     request: (x, n) => ({
@@ -124,7 +128,7 @@ const ROUTES: Record<string, RouteRow> = {
       payload: { name: `From template ${n}` },
     }),
     own: MADE,
-    foreign: MISS,
+    foreign: NO_WRITE,
   },
   'GET /v1/integrations': {
     request: () => ({ url: '/v1/integrations?kind=chatbot' }),
@@ -148,8 +152,8 @@ const ROUTES: Record<string, RouteRow> = {
         settings: { ...openaiSettings(), api_key: '****6789' },
       },
     }),
-    own: READ,
-    foreign: MISS,
+    own: CHANGED,
+    foreign: NO_WRITE,
     pure: true,
     shows: (body) => obj(body).ok === true,
   },
@@ -161,19 +165,19 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'PATCH /v1/integrations/:p': {
     request: (x, n) => ({ url: `/v1/integrations/${x.integration}`, payload: { name: `Engine ${n}` } }),
-    own: READ,
-    foreign: MISS,
+    own: CHANGED,
+    foreign: NO_WRITE,
   },
   'DELETE /v1/integrations/:p': {
     request: (x) => ({ url: `/v1/integrations/${x.integration}` }),
     fresh: 'integration',
     own: GONE,
-    foreign: MISS,
+    foreign: NO_WRITE,
   },
   'POST /v1/integrations/:p/test': {
     request: (x) => ({ url: `/v1/integrations/${x.integration}/test` }),
-    own: READ,
-    foreign: MISS,
+    own: CHANGED,
+    foreign: NO_WRITE,
     pure: true,
     shows: (body) => obj(body).ok === true,
   },

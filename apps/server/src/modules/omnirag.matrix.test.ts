@@ -184,21 +184,27 @@ const foreignSource = (own: Resources, foreign: Resources): Resources => ({
   chunks: [],
 });
 
-//                       adm usr agt key noR mst ano bad
-const MANAGER_READ = /* */ '403 403 403 403 403 200 401 401';
-const MANAGER_MISS = /* */ '403 403 403 403 403 404 401 401';
-const TENANT_READ = /*  */ '200 200 200 200 403 200 401 401';
-const TENANT_MADE = /*  */ '201 201 201 201 403 201 401 401';
-const TENANT_GONE = /*  */ '204 204 204 204 403 204 401 401';
-const TENANT_MISS = /*  */ '404 404 404 404 403 404 401 401';
+// Agents read and ask (searches, answers, the bot playground) but change no configuration: every other call of
+// theirs is refused before anything is looked up, so their own ids and another tenant's are answered alike.
+//                        adm usr agt key noR mst ano bad
+const MANAGER_READ = /*  */ '403 403 403 403 403 200 401 401';
+const MANAGER_MISS = /*  */ '403 403 403 403 403 404 401 401';
+const TENANT_READ = /*   */ '200 200 200 200 403 200 401 401';
+const TENANT_MISS = /*   */ '404 404 404 404 403 404 401 401';
+const TENANT_CHANGED = /**/ '200 200 403 200 403 200 401 401';
+const TENANT_MADE = /*   */ '201 201 403 201 403 201 401 401';
+const TENANT_GONE = /*   */ '204 204 403 204 403 204 401 401';
+const TENANT_NO_WRITE = /**/ '404 404 403 404 403 404 401 401';
 /** Another tenant's (or an unknown) id in the body of an allowed caller. */
-const BODY_MISS = /*    */ '400 400 400 400 403 400 401 401';
+const BODY_MISS = /*     */ '400 400 403 400 403 400 401 401';
 // Bot routes need a signed-in caller of the bot's tenant, not omnirag: another tenant's bot is just unknown.
-const BOT_READ = /*     */ '200 200 200 200 404 200 401 401';
-const BOT_MADE = /*     */ '201 201 201 201 404 201 401 401';
-const BOT_GONE = /*     */ '204 204 204 204 404 204 401 401';
-const BOT_MISS = /*     */ '404 404 404 404 404 404 401 401';
-const BOT_BODY_MISS = /**/ '400 400 400 400 404 400 401 401';
+const BOT_READ = /*      */ '200 200 200 200 404 200 401 401';
+const BOT_MISS = /*      */ '404 404 404 404 404 404 401 401';
+const BOT_CHANGED = /*   */ '200 200 403 200 404 200 401 401';
+const BOT_MADE = /*      */ '201 201 403 201 404 201 401 401';
+const BOT_GONE = /*      */ '204 204 403 204 404 204 401 401';
+const BOT_NO_WRITE = /*  */ '404 404 403 404 404 404 401 401';
+const BOT_BODY_MISS = /* */ '400 400 403 400 404 400 401 401';
 
 /** The caller's own bot with another tenant's test case or source. */
 const foreignCase = (own: Resources, foreign: Resources): Resources => ({ ...own, botCase: foreign.botCase });
@@ -256,7 +262,7 @@ const ROUTES: Record<string, RouteRow> = {
     shows: (body) => obj(body).ok === true,
   },
 
-  // Prompts: every role of an omnirag tenant reads and writes its own.
+  // Prompts: every role of an omnirag tenant reads its own; all but agents write them.
   'GET /v1/prompts': {
     request: () => ({ url: '/v1/prompts?page_size=100' }),
     own: TENANT_READ,
@@ -268,7 +274,7 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'POST /v1/prompts/preview': {
     request: () => ({ url: '/v1/prompts/preview', payload: { template: 'Answer {{question}}' } }),
-    own: TENANT_READ,
+    own: TENANT_CHANGED,
     pure: true,
     shows: (body) => typeof obj(body).rendered === 'string',
   },
@@ -280,14 +286,14 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'PATCH /v1/prompts/:p': {
     request: (x, n) => ({ url: `/v1/prompts/${x.prompt}`, payload: { description: `Changed ${n}` } }),
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
   'DELETE /v1/prompts/:p': {
     request: (x) => ({ url: `/v1/prompts/${x.prompt}` }),
     fresh: 'prompt',
     own: TENANT_GONE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'GET /v1/prompts/:p/versions': {
     request: (x) => ({ url: `/v1/prompts/${x.prompt}/versions` }),
@@ -303,11 +309,11 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'POST /v1/prompts/:p/versions/:p/restore': {
     request: (x) => ({ url: `/v1/prompts/${x.prompt}/versions/1/restore` }),
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
 
-  // Knowledge: every role of an omnirag tenant reads and writes its own.
+  // Knowledge: every role of an omnirag tenant reads its own; all but agents write it.
   'GET /v1/knowledge': {
     request: () => ({ url: '/v1/knowledge?page_size=100' }),
     own: TENANT_READ,
@@ -325,14 +331,14 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'PATCH /v1/knowledge/:p': {
     request: (x, n) => ({ url: `/v1/knowledge/${x.kb}`, payload: { name: `Handbook ${n}` } }),
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
   'DELETE /v1/knowledge/:p': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}` }),
     fresh: 'knowledge',
     own: TENANT_GONE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'POST /v1/knowledge/:p/sources': {
     request: (x, n) => ({
@@ -340,7 +346,7 @@ const ROUTES: Record<string, RouteRow> = {
       payload: { type: 'text', title: `Note ${n}`, text: 'The shop opens at nine.' },
     }),
     own: TENANT_MADE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'GET /v1/knowledge/:p/sources': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources?page_size=100` }),
@@ -360,14 +366,14 @@ const ROUTES: Record<string, RouteRow> = {
     mixed: foreignSource,
     fresh: 'source',
     own: TENANT_GONE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'POST /v1/knowledge/:p/sources/:p/resync': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/resync` }),
     mixed: foreignSource,
     fresh: 'source',
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
   'GET /v1/knowledge/:p/sources/:p/chunks': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/chunks?page_size=200` }),
@@ -383,10 +389,11 @@ const ROUTES: Record<string, RouteRow> = {
       payload: { sources: [{ type: 'text', title: `Bulk ${n}`, text: 'The shop opens at nine.' }] },
     }),
     own: TENANT_MADE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
 
-  // Indexes: every role of an omnirag tenant reads and writes its own, over its own knowledge bases only.
+  // Indexes: every role of an omnirag tenant reads and searches its own; all but agents write them, over its own
+  // knowledge bases only.
   'GET /v1/indexes': {
     request: () => ({ url: '/v1/indexes?page_size=100' }),
     own: TENANT_READ,
@@ -416,14 +423,14 @@ const ROUTES: Record<string, RouteRow> = {
     mixed: (own, foreign) => ({ ...own, kb: foreign.kb }),
     mixedStatuses: BODY_MISS,
     refusals: ['index/unknown-knowledge'],
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
   'DELETE /v1/indexes/:p': {
     request: (x) => ({ url: `/v1/indexes/${x.index}` }),
     fresh: 'index',
     own: TENANT_GONE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'POST /v1/indexes/:p/search': {
     request: (x) => ({ url: `/v1/indexes/${x.index}/search`, payload: { query: CHUNK_QUESTION } }),
@@ -433,7 +440,8 @@ const ROUTES: Record<string, RouteRow> = {
     shows: (body, x) => ownHits(obj(body).items as Array<{ id: string }>, x),
   },
 
-  // RAGs: every role of an omnirag tenant reads, writes and asks its own, over its own index and prompt only.
+  // RAGs: every role of an omnirag tenant reads and asks its own; all but agents write them, over its own index and
+  // prompt only.
   'GET /v1/rags': {
     request: (x) => ({ url: `/v1/rags?page_size=100&index_id=${x.index}&prompt_id=${x.prompt}` }),
     own: TENANT_READ,
@@ -478,10 +486,10 @@ const ROUTES: Record<string, RouteRow> = {
     mixed: (own, foreign) => ({ ...own, model: foreign.model }),
     mixedStatuses: BODY_MISS,
     refusals: ['rag/unknown-model'],
-    own: TENANT_READ,
-    foreign: TENANT_MISS,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
   },
-  // Bots: every role of a tenant reads and writes its own; a RAG named in a body must be the caller's.
+  // Bots: every role of a tenant reads its own, all but agents write them; a RAG named in a body must be the caller's.
   'GET /v1/bots': {
     request: () => ({ url: '/v1/bots?page_size=100' }),
     //     adm usr agt key noR mst ano bad
@@ -496,8 +504,8 @@ const ROUTES: Record<string, RouteRow> = {
     }),
     // A builtin bot over a RAG needs omnirag: without it the RAG is refused before it is looked up.
     //     adm usr agt key noR mst ano bad
-    own: '201 201 201 201 403 201 401 401',
-    foreign: '400 400 400 400 403 400 401 401',
+    own: '201 201 403 201 403 201 401 401',
+    foreign: '400 400 403 400 403 400 401 401',
     refusals: ['bot/unknown-rag'],
   },
   'GET /v1/bots/:p': {
@@ -513,24 +521,21 @@ const ROUTES: Record<string, RouteRow> = {
     }),
     // The caller's own bot with another tenant's RAG.
     mixed: (own, foreign) => ({ ...own, rag: foreign.rag }),
-    //               adm usr agt key noR mst ano bad
-    mixedStatuses: '400 400 400 400 404 400 401 401',
+    mixedStatuses: BOT_BODY_MISS,
     refusals: ['bot/unknown-rag'],
-    own: BOT_READ,
-    foreign: BOT_MISS,
+    own: BOT_CHANGED,
+    foreign: BOT_NO_WRITE,
   },
   'DELETE /v1/bots/:p': {
     request: (x) => ({ url: `/v1/bots/${x.bot}` }),
     fresh: 'bot',
-    //     adm usr agt key noR mst ano bad
-    own: '204 204 204 204 404 204 401 401',
-    foreign: BOT_MISS,
+    own: BOT_GONE,
+    foreign: BOT_NO_WRITE,
   },
   'POST /v1/bots/:p/duplicate': {
     request: (x, n) => ({ url: `/v1/bots/${x.bot}/duplicate`, payload: { name: `Copy ${n}` } }),
-    //     adm usr agt key noR mst ano bad
-    own: '201 201 201 201 404 201 401 401',
-    foreign: BOT_MISS,
+    own: BOT_MADE,
+    foreign: BOT_NO_WRITE,
   },
   'GET /v1/bots/:p/origins': {
     request: (x) => ({ url: `/v1/bots/${x.bot}/origins` }),
@@ -543,7 +548,7 @@ const ROUTES: Record<string, RouteRow> = {
     request: (x) => ({ url: `/v1/rags/${x.rag}` }),
     fresh: 'rag',
     own: TENANT_GONE,
-    foreign: TENANT_MISS,
+    foreign: TENANT_NO_WRITE,
   },
   'POST /v1/rags/:p/answer': {
     request: (x) => ({ url: `/v1/rags/${x.rag}/answer`, payload: { question: CHUNK_QUESTION } }),
@@ -557,7 +562,7 @@ const ROUTES: Record<string, RouteRow> = {
       (obj(body).sources as Array<{ knowledge_id: string }>).every((source) => source.knowledge_id === x.kb),
   },
 
-  // Bot chat and test suites: any signed-in caller of the bot's tenant.
+  // The bot playground: any signed-in caller of the bot's tenant; test suites: all but agents change them.
   'POST /v1/bots/:p/chat': {
     request: (x) => ({ url: `/v1/bots/${x.bot}/chat`, payload: { text: CHUNK_QUESTION } }),
     own: BOT_READ,
@@ -582,7 +587,7 @@ const ROUTES: Record<string, RouteRow> = {
       payload: { question: `Question ${n}?`, expected_source_id: x.source },
     }),
     own: BOT_MADE,
-    foreign: BOT_MISS,
+    foreign: BOT_NO_WRITE,
     mixed: foreignCaseSource,
     mixedStatuses: BOT_BODY_MISS,
     refusals: ['bot-test/unknown-source'],
@@ -592,15 +597,15 @@ const ROUTES: Record<string, RouteRow> = {
       url: `/v1/bots/${x.bot}/test-cases/${x.botCase}`,
       payload: { expected_text: `Text ${n}` },
     }),
-    own: BOT_READ,
-    foreign: BOT_MISS,
+    own: BOT_CHANGED,
+    foreign: BOT_NO_WRITE,
     mixed: foreignCase,
   },
   'DELETE /v1/bots/:p/test-cases/:p': {
     request: (x) => ({ url: `/v1/bots/${x.bot}/test-cases/${x.botCase}` }),
     fresh: 'botCase',
     own: BOT_GONE,
-    foreign: BOT_MISS,
+    foreign: BOT_NO_WRITE,
     mixed: foreignCase,
   },
   'GET /v1/bots/:p/test-sources': {
@@ -613,8 +618,8 @@ const ROUTES: Record<string, RouteRow> = {
     request: (x) => ({ url: `/v1/bots/${x.bot}/test-runs` }),
     fresh: 'bot',
     //     adm usr agt key noR mst ano bad
-    own: '202 202 202 202 404 202 401 401',
-    foreign: BOT_MISS,
+    own: '202 202 403 202 404 202 401 401',
+    foreign: BOT_NO_WRITE,
   },
   'GET /v1/bots/:p/test-runs': {
     request: (x) => ({ url: `/v1/bots/${x.bot}/test-runs` }),
@@ -1135,7 +1140,7 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   it('refuses to delete an index a RAG uses with 409 for every allowed caller, and changes nothing', async () => {
     const before = await fingerprint();
     for (const principal of PRINCIPALS) {
-      const expected = expectedStatus(TENANT_READ, PRINCIPALS.indexOf(principal));
+      const expected = expectedStatus(TENANT_CHANGED, PRINCIPALS.indexOf(principal));
       const response = await call(
         'DELETE',
         `/v1/indexes/${resources[TARGETS[principal].own].index}`,

@@ -1,4 +1,10 @@
-import { AUTH_ERROR_CODES, AUTH_MESSAGES, type Role } from '@omnibot/contracts';
+import {
+  AGENT_READ_ONLY_MESSAGE,
+  AUTH_ERROR_CODES,
+  AUTH_MESSAGES,
+  canConfigure,
+  type Role,
+} from '@omnibot/contracts';
 import { fromNodeHeaders } from 'better-auth/node';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -52,6 +58,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route stays open to a user who still has to replace a one-time password. */
     allowPendingPasswordChange?: boolean;
+    /** An agent may call the route although it is not a read (a search, an answer, its own profile). */
+    allowAgent?: boolean;
   }
 }
 
@@ -203,11 +211,28 @@ async function readCredential(auth: Auth, db: Db, authorization: string): Promis
   return { resolved, featuresChangeInMs: change === null ? null : Number(change) };
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Agents answer visitors: on a route that is not a read they are refused (403) unless the route allows agents.
+ * Least privilege by default, so a new route never lets an agent change configuration by accident.
+ */
+function assertRoleMayCall(request: FastifyRequest, principal: Principal, agentsCheckedByRoute: boolean) {
+  if (canConfigure(principal.role) || agentsCheckedByRoute || READ_METHODS.has(request.method)) return;
+  if (request.routeOptions.config.allowAgent) return;
+  throw new AppError(403, 'forbidden', AGENT_READ_ONLY_MESSAGE);
+}
+
 /**
  * `onRequest`/`preHandler` that requires a principal; use on every /v1 route that is not public. Sessions
  * always work; `credentials: true` also accepts a tenant API credential (an Authorization header then wins).
+ * `allowAgent: true` leaves agents' writes to the routes' own checks (the files module answers with its codes).
  */
-export function requirePrincipal(auth: Auth, db: Db, options: { credentials?: boolean } = {}) {
+export function requirePrincipal(
+  auth: Auth,
+  db: Db,
+  options: { credentials?: boolean; allowAgent?: boolean } = {},
+) {
   return async (request: FastifyRequest) => {
     const authorization = request.headers.authorization;
     if (options.credentials && authorization !== undefined) {
@@ -222,6 +247,7 @@ export function requirePrincipal(auth: Auth, db: Db, options: { credentials?: bo
     if (principal.mustChangePassword && !request.routeOptions.config.allowPendingPasswordChange) {
       throw new AppError(403, AUTH_ERROR_CODES.passwordChangeRequired, AUTH_MESSAGES.passwordChangeRequired);
     }
+    assertRoleMayCall(request, principal, options.allowAgent === true);
     request.principal = principal;
     request.tenantFeatures = resolved.features;
   };

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SIGNED_DOWNLOAD_PATH } from '@omnibot/contracts';
 
-export const DOWNLOAD_PATH = '/v1/files/download';
+export const DOWNLOAD_PATH = SIGNED_DOWNLOAD_PATH;
 
 export interface DownloadQuery {
   tenant: string;

@@ -98,6 +98,8 @@ export const userRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app
     '/v1/Account/:tenant_id/User/:id',
     {
       onRequest: guard,
+      // Anybody edits their own profile; the service keeps roles and other users to administrators.
+      config: { allowAgent: true },
       schema: {
         tags: TAGS,
         summary: 'Update a user: own profile for anybody; role and is_active for administrators',

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authUsers, authVerifications, subscriptions, tenants, users } from '../../db/schema';
 import {
   createTestApp,
@@ -194,15 +194,66 @@ describe('identity', () => {
       },
     );
 
-    it('refuses an invalid e-mail and a domain outside the allowlist', async () => {
+    it('refuses an invalid e-mail, and tells a domain outside the allowlist only to the holder of the password', async () => {
       const invalid = await signIn(t, 'not-an-email', 'x');
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json()).toEqual({ code: 'auth/invalid-email', message: 'The email is not valid' });
-      const foreign = await signIn(t, 'someone@evil.test', 'Whatever-Password-1');
-      expect(foreign.statusCode).toBe(403);
-      expect(foreign.json()).toMatchObject({
+      // A user whose domain left the allowlist and who gives the right password is told why.
+      const outsider = newEmail('outside');
+      const password = await registerVerified(t, outsider);
+      const moved = outsider.replace('@example.com', '@moved-away.test');
+      await t.database.db.update(authUsers).set({ email: moved }).where(eq(authUsers.email, outsider));
+      const holder = await signIn(t, moved, password, '10.5.0.1');
+      expect(holder.statusCode).toBe(403);
+      expect(holder.json()).toEqual({
+        code: 'auth/unauthorized-domain',
         message: 'Email domain not allowed. Please verify your email.',
       });
+      const guessed = await signIn(t, moved, 'Whatever-Password-1', '10.5.0.2');
+      expect(guessed.statusCode).toBe(401);
+      expect(guessed.json()).toEqual({
+        code: 'auth/invalid-credential',
+        message: 'Email or Password not correct. Please try again',
+      });
+    });
+
+    it('answers a domain no tenant owns like a wrong password of a known domain, with the same work', async () => {
+      const known = newEmail('domain-known');
+      await registerVerified(t, known);
+      const context = await t.app.auth.$context;
+      const hashes = vi.spyOn(context.password, 'hash');
+      const verifies = vi.spyOn(context.password, 'verify');
+      const attempt = async (email: string, ip: string) => {
+        hashes.mockClear();
+        verifies.mockClear();
+        const response = await signIn(t, email, 'Whatever-Password-1', ip);
+        return {
+          answer: `${response.statusCode} ${response.body}`,
+          passwordWork: hashes.mock.calls.length + verifies.mock.calls.length,
+        };
+      };
+      try {
+        const unknownDomain = await attempt('someone@evil.test', '10.6.0.1');
+        const unknownUser = await attempt('nobody-at-all@partner.test', '10.6.0.2');
+        const wrongPassword = await attempt(known, '10.6.0.3');
+        expect(unknownDomain).toEqual(wrongPassword);
+        expect(unknownUser).toEqual(wrongPassword);
+        expect(wrongPassword.passwordWork).toBe(1);
+      } finally {
+        hashes.mockRestore();
+        verifies.mockRestore();
+      }
+      // Failures count alike too: the sixth attempt on an unknown domain is limited like one on a known address.
+      const counted = async (email: string, prefix: string) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i += 1)
+          statuses.push((await signIn(t, email, 'Whatever-Password-1', `${prefix}.${i}`)).statusCode);
+        return statuses;
+      };
+      expect(await counted('limited@evil.test', '10.7.0')).toEqual(
+        await counted(newEmail('limited'), '10.7.1'),
+      );
+      expect(await counted('limited-too@evil.test', '10.7.2')).toEqual([401, 401, 401, 401, 401, 429]);
     });
 
     it('refuses a disabled user, a banned user and the user of a disabled tenant', async () => {

@@ -54,6 +54,23 @@ const TRANSLATIONS: Record<string, AppError> = {
   INVALID_TOKEN: fail(400, 'invalidResetToken'),
 };
 
+/**
+ * Whether `password` is the password of the account of `email`, with the work better-auth's sign-in does: a
+ * password is hashed for an unknown address too, so both take about as long.
+ */
+async function passwordMatches(auth: Auth, email: string, password: string): Promise<boolean> {
+  const context = await auth.$context;
+  const found = await context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+  const account = found?.accounts.find(
+    (item) => item.providerId === 'credential' && item.accountId === found.user.id,
+  );
+  if (!account?.password) {
+    await context.password.hash(password);
+    return false;
+  }
+  return context.password.verify({ hash: account.password, password });
+}
+
 function parseEmail(body: Body | undefined): string {
   const parsed = EmailSchema.safeParse(body?.email);
   if (!parsed.success) throw fail(400, 'invalidEmail');
@@ -82,7 +99,13 @@ export function authRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env
       const email = parsed.data.email.toLowerCase();
       await limits.assertAllowed(LIMITS.signInFailuresPerEmail, email);
       await limits.assertAllowed(LIMITS.signInFailuresPerIp, request.ip);
-      if (!(await isAllowedEmailDomain(db, env, email))) throw fail(403, 'domainNotAllowed');
+      if (!(await isAllowedEmailDomain(db, env, email))) {
+        // Only the holder of the password learns that its domain is not allowed: to anybody else a domain no
+        // tenant owns answers like a wrong password of a known one (same answer, same hashing, same failure count).
+        if (await passwordMatches(auth, email, parsed.data.password)) throw fail(403, 'domainNotAllowed');
+        await recordSignInFailure(request, email);
+        throw fail(401, 'wrongCredentials');
+      }
     },
     async '/sign-up/email'(_request, body) {
       const email = parseEmail(body);
@@ -153,12 +176,16 @@ export function authRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env
     },
   });
 
+  async function recordSignInFailure(request: FastifyRequest, email: string) {
+    await limits.record(LIMITS.signInFailuresPerEmail, email);
+    await limits.record(LIMITS.signInFailuresPerIp, request.ip);
+  }
+
   async function after(path: string, request: FastifyRequest, body: Body | undefined, status: number) {
     if (path !== '/sign-in/email') return;
     const email = typeof body?.email === 'string' ? body.email.toLowerCase() : '';
     if (status === 401) {
-      await limits.record(LIMITS.signInFailuresPerEmail, email);
-      await limits.record(LIMITS.signInFailuresPerIp, request.ip);
+      await recordSignInFailure(request, email);
     } else if (status === 200) {
       await limits.clear(LIMITS.signInFailuresPerEmail, email);
     }

@@ -90,6 +90,7 @@ export async function botTestingRoutes(
     secretBox: createSecretBox(secret, 'model-api-key'),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+    sourceLinks: app.files.sourceLinks,
   };
   const ctx: BotTestingDeps = { db, secrets, jobs: deps.jobs };
   const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
@@ -104,6 +105,8 @@ export async function botTestingRoutes(
         preValidation: refuseLongText,
         // A route with its own limit is counted by that limit instead of the global one.
         config: {
+          // The playground only asks the bot: agents try what visitors will be told.
+          allowAgent: true,
           rateLimit: {
             max: env.BOT_CHAT_RATE_LIMIT,
             timeWindow: 60_000,

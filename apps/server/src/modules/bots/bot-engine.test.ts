@@ -59,6 +59,7 @@ beforeAll(async () => {
     db: t.database.db,
     secretBox: createSecretBox(secret, 'model-api-key'),
     log: t.app.log,
+    sourceLinks: t.app.files.sourceLinks,
     modelTimeoutMs: 3000,
   };
   const secrets = createBotSecrets(secret);

@@ -76,6 +76,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder: app.ragAnswers,
+    sourceLinks: app.files.sourceLinks,
   };
   const speech = { ...createSpeechDeps(db, env, secret), log: app.log };
 

@@ -21,8 +21,12 @@ export function presentConversationSummary(item: ConversationSummaryRow): Conver
 /**
  * A transcript: text exactly as stored (visitor text was masked before it was stored), the sources as links, the
  * trace reduced to engine, failure and time, and each rating with the text of the button the visitor pressed.
+ * `link` gives each stored source link as it may be shown now (a file's download signed again).
  */
-export function presentConversation(transcript: TranscriptRows): Conversation {
+export function presentConversation(
+  transcript: TranscriptRows,
+  link: (tenantId: string, stored: string | null) => string | null,
+): Conversation {
   const { conversation, labels } = transcript;
   const messages: TranscriptMessage[] = transcript.messages.map(({ message, feedback }) => ({
     id: message.id,
@@ -31,7 +35,11 @@ export function presentConversation(transcript: TranscriptRows): Conversation {
     language: message.language,
     created_at: message.createdAt.toISOString(),
     fallback: message.fallback,
-    sources: message.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
+    sources: message.sources.map((source) => ({
+      n: source.n,
+      title: source.title,
+      url: link(conversation.tenantId, source.url),
+    })),
     trace: message.trace
       ? { engine: message.trace.engine, error: message.trace.error, ms: message.trace.ms }
       : null,

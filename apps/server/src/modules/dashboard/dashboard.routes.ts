@@ -87,7 +87,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { auth: Auth; 
         },
       },
       async (request) =>
-        presentConversation(await conversationTranscript(db, actorOf(request).principal, request.params.id)),
+        presentConversation(
+          await conversationTranscript(db, actorOf(request).principal, request.params.id),
+          (tenantId, stored) => app.files.sourceLinks.refresh(tenantId, stored),
+        ),
     );
   });
 }

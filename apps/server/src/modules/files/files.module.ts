@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { createStorage, type Storage } from '../../storage';
+import { createSourceLinks, type SourceLinks } from '../../storage/source-links';
 import { createUrlSigner, createWidgetImageSigner, type WidgetImageSigner } from '../../storage/url-signer';
 import type { Auth } from '../auth/auth';
 import { createTusServer, filesUploadRoutes } from './files-upload.routes';
@@ -16,6 +17,8 @@ export interface FilesHandle {
   sweepExpiredUploads(): Promise<number>;
   /** Permanent links to files a bot's widget shows (served at /v1/widget/:botId/image). */
   widgetImages: WidgetImageSigner;
+  /** The links of answer sources: web pages as they are, files of the tenant's storage as signed downloads. */
+  sourceLinks: SourceLinks;
 }
 
 declare module 'fastify' {
@@ -47,8 +50,10 @@ export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db
   }
 
   const widgetImages = createWidgetImageSigner(secret, env.PUBLIC_URL);
-  app.decorate('files', { storage, sweepExpiredUploads: sweep, widgetImages });
-  filesRoutes(app, { ...filesDeps, auth, signer: createUrlSigner(secret, env.PUBLIC_URL), widgetImages });
+  const signer = createUrlSigner(secret, env.PUBLIC_URL);
+  const sourceLinks = createSourceLinks(signer, env.PUBLIC_URL, env.FILE_URL_TTL_SECONDS);
+  app.decorate('files', { storage, sweepExpiredUploads: sweep, widgetImages, sourceLinks });
+  filesRoutes(app, { ...filesDeps, auth, signer, widgetImages });
   await filesUploadRoutes(app, { ...filesDeps, auth, tus });
 
   let timer: NodeJS.Timeout | undefined;

@@ -39,7 +39,11 @@ export function presentIndex({ row, knowledge }: StoredIndex): Index {
   };
 }
 
-export function presentSearch(result: IndexSearchResult): SearchResult {
+/** A search's hits; each source's link is given by `link` (a page's address, or a file's signed download). */
+export function presentSearch(
+  result: IndexSearchResult,
+  link: (raw: string | null) => string | null,
+): SearchResult {
   return {
     mode: result.mode,
     items: result.hits.map((hit) => ({
@@ -48,7 +52,7 @@ export function presentSearch(result: IndexSearchResult): SearchResult {
       score: hit.score,
       heading_path: hit.headingPath,
       page: hit.page,
-      source: { id: hit.sourceId, knowledge_id: hit.knowledgeBaseId, title: hit.title, url: hit.url },
+      source: { id: hit.sourceId, knowledge_id: hit.knowledgeBaseId, title: hit.title, url: link(hit.url) },
     })),
     took_ms: Math.round(result.tookMs * 10) / 10,
   };

@@ -146,6 +146,8 @@ export async function indexRoutes(
       '/v1/indexes/:id/search',
       {
         onRequest: signedIn,
+        // A search only reads: agents look up answers for visitors.
+        config: { allowAgent: true },
         schema: {
           tags,
           summary: "Search an index with its mode (keyword until a vector index's embeddings are ready)",
@@ -156,14 +158,15 @@ export async function indexRoutes(
         },
       },
       async (request) => {
+        const { tenantId } = actorOf(request).principal;
         const result = await searchIndex(db, {
-          tenantId: actorOf(request).principal.tenantId,
+          tenantId,
           indexId: request.params.id,
           query: request.body.query,
           ...(request.body.top_k === undefined ? {} : { topK: request.body.top_k }),
         });
         if (!result) throw notFound(INDEX_NOT_FOUND);
-        return presentSearch(result);
+        return presentSearch(result, (raw) => app.files.sourceLinks.present(tenantId, raw));
       },
     );
   });

@@ -38,6 +38,7 @@ import {
   renderContext,
   withoutMarkers,
 } from './answer';
+import type { SourceLinks } from '../../storage/source-links';
 
 export interface AnswerDeps {
   db: Db;
@@ -48,6 +49,8 @@ export interface AnswerDeps {
   modelTimeoutMs: number;
   /** Writes the answer after the reply instead of before it; without it the insert is awaited. */
   recorder?: AnswerRecorder;
+  /** Turns a source's page address or storage path into the link an answer may carry. */
+  sourceLinks: SourceLinks;
 }
 
 /** Where a streamed answer goes: text deltas, and a reset when the text shown so far must be dropped. */
@@ -444,7 +447,10 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
     id,
     answer: made.answer,
     kind: made.kind,
-    sources: made.sources,
+    sources: made.sources.map((source) => ({
+      ...source,
+      url: deps.sourceLinks.present(tenantId, source.url),
+    })),
     fallback: made.fallback,
     timings,
     model_error: made.modelError,

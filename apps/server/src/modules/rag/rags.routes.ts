@@ -66,6 +66,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder,
+    sourceLinks: app.files.sourceLinks,
   };
   const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
 
@@ -166,6 +167,8 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         // A route with its own limit is counted by that limit instead of the global one.
         onRequest: signedIn,
         config: {
+          // Agents ask RAGs for answers to give visitors.
+          allowAgent: true,
           rateLimit: {
             max: env.RAG_ANSWER_RATE_LIMIT,
             timeWindow: 60_000,

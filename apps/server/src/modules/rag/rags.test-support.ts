@@ -41,7 +41,9 @@ export async function makeIndex(
 }
 
 export type SourceBody =
-  { type: 'text'; title: string; text: string } | { type: 'qa'; question: string; answer: string };
+  | { type: 'text'; title: string; text: string }
+  | { type: 'qa'; question: string; answer: string }
+  | { type: 'file'; path: string };
 
 /** A knowledge base created through the API with its sources read by the real ingestion, ready to search. */
 export async function makeKnowledge(

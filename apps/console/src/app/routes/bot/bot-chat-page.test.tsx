@@ -63,7 +63,7 @@ describe('/bot/prompt/test', () => {
     await send(user, 'How long does delivery take?');
     expect(await screen.findByText('Parcels arrive in three days [1].')).toBeInTheDocument();
     expect(screen.getByTestId('user-message')).toHaveTextContent('How long does delivery take?');
-    expect(screen.getByRole('link', { name: 'Shipping' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Shipping (opens in a new tab)' })).toHaveAttribute(
       'href',
       'https://acme.test/shipping',
     );

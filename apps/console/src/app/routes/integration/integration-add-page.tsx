@@ -4,10 +4,13 @@ import { RequireMenuRoute } from '../../../components/access/require-menu-route'
 import { PageHeader } from '../../../components/ui/page-header';
 import { IntegrationForm } from '../../../features/integrations/components/integration-form';
 import { integrationPaths } from '../../../features/integrations/utils/integration-paths';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** /bot/integration/add: a new chatbot-engine integration, tested before or after it is saved. */
 export function Component() {
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
   return (
     <RequireMenuRoute route={integrationPaths.list}>
       <Stack gap={0} w="100%">
@@ -16,7 +19,11 @@ export function Component() {
           description="Choose the engine, fill in its settings and test the connection before you save."
           back={{ to: integrationPaths.list, label: 'All integrations' }}
         />
-        <IntegrationForm onSaved={(saved) => void navigate(integrationPaths.view(saved.id))} />
+        {canConfigure ? (
+          <IntegrationForm onSaved={(saved) => void navigate(integrationPaths.view(saved.id))} />
+        ) : (
+          <ReadOnlyNotice />
+        )}
       </Stack>
     </RequireMenuRoute>
   );

@@ -13,6 +13,8 @@ import { IntegrationForm } from '../../../features/integrations/components/integ
 import { ENGINE_LABELS } from '../../../features/integrations/utils/integration-form';
 import { integrationPaths } from '../../../features/integrations/utils/integration-paths';
 import { ApiError } from '../../../lib/api-client';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 function NotFound({ children }: { children: ReactNode }) {
   return (
@@ -29,6 +31,7 @@ function IntegrationView({ id }: { id: string }) {
   const integration = useIntegration(id);
   const remove = useDeleteIntegration();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   if (integration.isPending) return <FormSkeleton label="Loading the integration" fields={5} />;
   if (
@@ -58,31 +61,35 @@ function IntegrationView({ id }: { id: string }) {
         back={{ to: integrationPaths.list, label: 'All integrations' }}
       />
       <Stack gap="lg">
-        <IntegrationForm
-          key={data.updated_at}
-          integration={data}
-          onSaved={() => undefined}
-          actions={
-            <ConfirmButton
-              variant="default"
-              color="red"
-              disabled={inUse}
-              confirm={{
-                title: 'Delete integration',
-                message: `"${data.name}" will be deleted. This cannot be undone.`,
-                confirmLabel: 'Delete',
-                danger: true,
-              }}
-              onConfirm={async () => {
-                await remove.mutateAsync(data.id);
-                notifySuccess(`Integration "${data.name}" was deleted.`);
-                await navigate(integrationPaths.list);
-              }}
-            >
-              Delete
-            </ConfirmButton>
-          }
-        />
+        {canConfigure ? (
+          <IntegrationForm
+            key={data.updated_at}
+            integration={data}
+            onSaved={() => undefined}
+            actions={
+              <ConfirmButton
+                variant="default"
+                color="red"
+                disabled={inUse}
+                confirm={{
+                  title: 'Delete integration',
+                  message: `"${data.name}" will be deleted. This cannot be undone.`,
+                  confirmLabel: 'Delete',
+                  danger: true,
+                }}
+                onConfirm={async () => {
+                  await remove.mutateAsync(data.id);
+                  notifySuccess(`Integration "${data.name}" was deleted.`);
+                  await navigate(integrationPaths.list);
+                }}
+              >
+                Delete
+              </ConfirmButton>
+            }
+          />
+        ) : (
+          <ReadOnlyNotice />
+        )}
         <IntegrationBots integration={data} />
       </Stack>
     </Stack>

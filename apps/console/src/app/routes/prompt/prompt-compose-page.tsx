@@ -7,6 +7,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { useCreatePrompt } from '../../../features/prompts/api/prompts-api';
 import { PromptForm, type PromptFormValues } from '../../../features/prompts/components/prompt-form';
 import { promptPaths } from '../../../features/prompts/utils/prompt-paths';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 const EMPTY: PromptFormValues = { name: '', description: '', template: DEFAULT_PROMPT_TEMPLATE };
 
@@ -14,6 +16,7 @@ const EMPTY: PromptFormValues = { name: '', description: '', template: DEFAULT_P
 export function Component() {
   const create = useCreatePrompt();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   const onSubmit = async (values: PromptFormValues) => {
     try {
@@ -39,12 +42,16 @@ export function Component() {
           description="Start from the default template, which answers only from the context and cites its sources."
           back={{ to: promptPaths.list, label: 'Prompts' }}
         />
-        <PromptForm
-          initialValues={EMPTY}
-          submitLabel="Save prompt"
-          isSaving={create.isPending}
-          onSubmit={onSubmit}
-        />
+        {canConfigure ? (
+          <PromptForm
+            initialValues={EMPTY}
+            submitLabel="Save prompt"
+            isSaving={create.isPending}
+            onSubmit={onSubmit}
+          />
+        ) : (
+          <ReadOnlyNotice />
+        )}
       </Stack>
     </RequireMenuRoute>
   );

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Stack } from '@mantine/core';
 import { IconAlertCircle, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
@@ -12,6 +12,8 @@ import { PromptVersions } from '../../../features/prompts/components/prompt-vers
 import { promptPaths } from '../../../features/prompts/utils/prompt-paths';
 import { RagsUsingPrompt } from '../../../features/rags/components/rags-using-prompt';
 import { ApiError } from '../../../lib/api-client';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** /prompt/detail/:id: edit a prompt (a changed template is a new version), compare and restore versions. */
 export function Component() {
@@ -20,6 +22,7 @@ export function Component() {
   const update = useUpdatePrompt(id);
   const remove = useDeletePrompt();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   const onSubmit = async (values: PromptFormValues) => {
     const before = prompt.data?.current_version;
@@ -78,15 +81,24 @@ export function Component() {
     const data = prompt.data;
     content = (
       <Stack gap="lg">
-        <PromptForm
-          // A restore or a save elsewhere makes a new version: the form starts again from it.
-          key={`${data.id}:${data.current_version}`}
-          initialValues={{ name: data.name, description: data.description, template: data.template }}
-          submitLabel="Save as new version"
-          isSaving={update.isPending}
-          onSubmit={onSubmit}
-        />
-        <PromptVersions promptId={data.id} />
+        {canConfigure ? (
+          <PromptForm
+            // A restore or a save elsewhere makes a new version: the form starts again from it.
+            key={`${data.id}:${data.current_version}`}
+            initialValues={{ name: data.name, description: data.description, template: data.template }}
+            submitLabel="Save as new version"
+            isSaving={update.isPending}
+            onSubmit={onSubmit}
+          />
+        ) : (
+          <>
+            <ReadOnlyNotice />
+            <Code block aria-label="Template">
+              {data.template}
+            </Code>
+          </>
+        )}
+        {canConfigure && <PromptVersions promptId={data.id} />}
         <RagsUsingPrompt promptId={data.id} />
       </Stack>
     );
@@ -100,6 +112,7 @@ export function Component() {
           description={prompt.data ? `Version ${prompt.data.current_version} is in use.` : undefined}
           back={{ to: promptPaths.list, label: 'Prompts' }}
           actions={
+            canConfigure &&
             prompt.data && (
               <Button
                 color="red"

@@ -6,6 +6,7 @@ import { RequireMenuRoute } from '../../../components/access/require-menu-route'
 import { PageHeader } from '../../../components/ui/page-header';
 import { PromptList } from '../../../features/prompts/components/prompt-list';
 import { promptPaths } from '../../../features/prompts/utils/prompt-paths';
+import { useCanConfigure } from '../../../lib/permissions';
 
 const DEFAULTS = PromptListQuerySchema.parse({});
 
@@ -26,6 +27,7 @@ function searchFor(query: PromptListQuery): URLSearchParams {
 /** /prompt: the organisation's prompts (menu: Prompts > Manage). */
 export function Component() {
   const [params, setParams] = useSearchParams();
+  const canConfigure = useCanConfigure();
   return (
     <RequireMenuRoute route="/prompt">
       <Stack gap={0} w="100%">
@@ -33,9 +35,11 @@ export function Component() {
           title="Prompts"
           description="Templates that tell the model how to answer from your documents. Every save keeps a version."
           actions={
-            <Button component={Link} to={promptPaths.compose} leftSection={<IconPlus size={16} />}>
-              Create prompt
-            </Button>
+            canConfigure && (
+              <Button component={Link} to={promptPaths.compose} leftSection={<IconPlus size={16} />}>
+                Create prompt
+              </Button>
+            )
           }
         />
         <PromptList query={queryFrom(params)} onQueryChange={(next) => setParams(searchFor(next))} />

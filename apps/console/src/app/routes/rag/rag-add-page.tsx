@@ -8,11 +8,14 @@ import { useCreateRag } from '../../../features/rags/api/rags-api';
 import { RagForm } from '../../../features/rags/components/rag-form';
 import { ragPaths } from '../../../features/rags/utils/rag-paths';
 import { DEFAULT_RAG_VALUES } from '../../../features/rags/utils/rag-values';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** /rag/add: a new RAG on an index, with the default answer settings. */
 export function Component() {
   const create = useCreateRag();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   const onSubmit = async (body: CreateRagBody) => {
     const rag = await create.mutateAsync(body);
@@ -28,13 +31,17 @@ export function Component() {
           description="Pick the index it answers from; a prompt and a chat model are optional."
           back={{ to: ragPaths.list, label: 'RAGs' }}
         />
-        <RagForm
-          initialValues={DEFAULT_RAG_VALUES}
-          submitLabel="Create RAG"
-          failureTitle="The RAG was not created"
-          isSaving={create.isPending}
-          onSubmit={onSubmit}
-        />
+        {canConfigure ? (
+          <RagForm
+            initialValues={DEFAULT_RAG_VALUES}
+            submitLabel="Create RAG"
+            failureTitle="The RAG was not created"
+            isSaving={create.isPending}
+            onSubmit={onSubmit}
+          />
+        ) : (
+          <ReadOnlyNotice />
+        )}
       </Stack>
     </RequireMenuRoute>
   );

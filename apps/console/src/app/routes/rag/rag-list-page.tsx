@@ -5,9 +5,11 @@ import { RequireMenuRoute } from '../../../components/access/require-menu-route'
 import { PageHeader } from '../../../components/ui/page-header';
 import { RagList } from '../../../features/rags/components/rag-list';
 import { ragPaths } from '../../../features/rags/utils/rag-paths';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** /rag: the organisation's RAGs (menu: Omni RAG > RAGs). */
 export function Component() {
+  const canConfigure = useCanConfigure();
   return (
     <RequireMenuRoute route="/rag">
       <Stack gap={0} w="100%">
@@ -15,9 +17,11 @@ export function Component() {
           title="RAGs"
           description="Each answers questions from an index, with a prompt and a chat model or with sentences from the sources."
           actions={
-            <Button component={Link} to={ragPaths.add} leftSection={<IconPlus size={16} />}>
-              Add RAG
-            </Button>
+            canConfigure && (
+              <Button component={Link} to={ragPaths.add} leftSection={<IconPlus size={16} />}>
+                Add RAG
+              </Button>
+            )
           }
         />
         <RagList />

@@ -14,6 +14,8 @@ import { RagTestBox } from '../../../features/rags/components/rag-test-box';
 import { ragPaths } from '../../../features/rags/utils/rag-paths';
 import { modelLabel, promptLabel, ragValuesOf } from '../../../features/rags/utils/rag-values';
 import { ApiError } from '../../../lib/api-client';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
+import { useCanConfigure } from '../../../lib/permissions';
 
 function NotFound({ children }: { children: ReactNode }) {
   return (
@@ -31,6 +33,7 @@ function RagView({ id }: { id: string }) {
   const update = useUpdateRag(id);
   const remove = useDeleteRag();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   if (rag.isPending) return <FormSkeleton label="Loading the RAG" fields={6} />;
   if (rag.isError && rag.error instanceof ApiError && [400, 404].includes(rag.error.status)) {
@@ -57,34 +60,38 @@ function RagView({ id }: { id: string }) {
       />
       <Stack gap="lg">
         <RagTestBox ragId={data.id} />
-        <RagForm
-          key={data.updated_at}
-          initialValues={ragValuesOf(data)}
-          current={data}
-          submitLabel="Save"
-          failureTitle="The RAG was not saved"
-          isSaving={update.isPending}
-          onSubmit={onSubmit}
-          actions={
-            <ConfirmButton
-              variant="default"
-              color="red"
-              confirm={{
-                title: 'Delete RAG',
-                message: `"${data.name}" will be deleted; bots using it stop answering from it. This cannot be undone.`,
-                confirmLabel: 'Delete',
-                danger: true,
-              }}
-              onConfirm={async () => {
-                await remove.mutateAsync(data.id);
-                notifySuccess(`RAG "${data.name}" was deleted.`);
-                await navigate(ragPaths.list);
-              }}
-            >
-              Delete
-            </ConfirmButton>
-          }
-        />
+        {canConfigure ? (
+          <RagForm
+            key={data.updated_at}
+            initialValues={ragValuesOf(data)}
+            current={data}
+            submitLabel="Save"
+            failureTitle="The RAG was not saved"
+            isSaving={update.isPending}
+            onSubmit={onSubmit}
+            actions={
+              <ConfirmButton
+                variant="default"
+                color="red"
+                confirm={{
+                  title: 'Delete RAG',
+                  message: `"${data.name}" will be deleted; bots using it stop answering from it. This cannot be undone.`,
+                  confirmLabel: 'Delete',
+                  danger: true,
+                }}
+                onConfirm={async () => {
+                  await remove.mutateAsync(data.id);
+                  notifySuccess(`RAG "${data.name}" was deleted.`);
+                  await navigate(ragPaths.list);
+                }}
+              >
+                Delete
+              </ConfirmButton>
+            }
+          />
+        ) : (
+          <ReadOnlyNotice />
+        )}
       </Stack>
     </Stack>
   );

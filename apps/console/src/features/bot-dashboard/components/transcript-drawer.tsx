@@ -1,11 +1,10 @@
-import { Alert, Anchor, Badge, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Conversation, TranscriptMessage } from '@omnibot/contracts';
-import { IconExternalLink } from '@tabler/icons-react';
 import { LoadError } from '../../../components/forms/form-skeleton';
+import { SafeLink } from '../../../components/ui/safe-link';
 import { formatDateTime } from '../../../lib/dates';
 import { useConversation } from '../api/dashboard-api';
-import { httpUrl } from '../utils/safe-link';
 
 const RATING_COLOR = { button1: 'green', button2: 'yellow', button3: 'red' } as const;
 
@@ -18,22 +17,13 @@ function Sources({ sources }: { sources: TranscriptMessage['sources'] }) {
       </Text>
       {/* Each source carries its own [n], the number the answer cites. */}
       <Stack component="ul" gap={2} m={0} p={0} style={{ listStyle: 'none' }}>
-        {sources.map((source) => {
-          const href = httpUrl(source.url);
-          return (
-            <Text key={source.n} component="li" size="sm" style={{ wordBreak: 'break-word' }}>
-              {href ? (
-                <Anchor href={href} target="_blank" rel="noopener noreferrer" inherit>
-                  [{source.n}] {source.title} <IconExternalLink size={12} aria-label="(opens in a new tab)" />
-                </Anchor>
-              ) : (
-                <>
-                  [{source.n}] {source.title}
-                </>
-              )}
-            </Text>
-          );
-        })}
+        {sources.map((source) => (
+          <Text key={source.n} component="li" size="sm" style={{ wordBreak: 'break-word' }}>
+            <SafeLink href={source.url} inherit>
+              [{source.n}] {source.title}
+            </SafeLink>
+          </Text>
+        ))}
       </Stack>
     </Stack>
   );

@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Box,
   Button,
   Group,
@@ -20,6 +19,7 @@ import {
 } from '@omnibot/contracts';
 import { IconAlertCircle, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { SafeLink } from '../../../components/ui/safe-link';
 import { errorMessage } from '../../../lib/error-message';
 import { useBotChat } from '../api/bot-testing-api';
 import { TraceView } from './trace-view';
@@ -61,13 +61,9 @@ function BotAnswer({ reply }: { reply: BotChatReply }) {
           {reply.sources.map((source, position) => (
             <span key={source.n}>
               {position > 0 ? ', ' : ''}[{source.n}]{' '}
-              {source.url ? (
-                <Anchor href={source.url} target="_blank" rel="noopener noreferrer" inherit>
-                  {source.title}
-                </Anchor>
-              ) : (
-                source.title
-              )}
+              <SafeLink href={source.url} inherit>
+                {source.title}
+              </SafeLink>
             </span>
           ))}
         </Text>

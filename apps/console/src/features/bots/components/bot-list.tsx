@@ -11,9 +11,10 @@ import {
   Stack,
   Switch,
   Text,
+  Tooltip,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type Bot, BOT_NAME_MAX, type BotListQuery } from '@omnibot/contracts';
+import { AGENT_READ_ONLY_MESSAGE, type Bot, BOT_NAME_MAX, type BotListQuery } from '@omnibot/contracts';
 import {
   IconCode,
   IconCopy,
@@ -30,6 +31,7 @@ import { confirmAction } from '../../../components/ui/confirm-action';
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { formatDateTime } from '../../../lib/dates';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useBots, useDeleteBot, useDuplicateBot, useUpdateBot } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
 import { BotNameModal } from './bot-name-modal';
@@ -37,6 +39,7 @@ import { CreateBotButton } from './create-bot-button';
 
 function EnabledSwitch({ bot }: { bot: Bot }) {
   const update = useUpdateBot();
+  const canConfigure = useCanConfigure();
   const toggle = async (enabled: boolean) => {
     try {
       await update.mutateAsync({ id: bot.id, body: { enabled } });
@@ -50,18 +53,21 @@ function EnabledSwitch({ bot }: { bot: Bot }) {
     }
   };
   return (
-    <Switch
-      label="Enabled"
-      aria-label={`${bot.name} enabled`}
-      checked={bot.enabled}
-      disabled={update.isPending}
-      onChange={(event) => void toggle(event.currentTarget.checked)}
-    />
+    <Tooltip label={AGENT_READ_ONLY_MESSAGE} disabled={canConfigure} multiline w={260}>
+      <Switch
+        label="Enabled"
+        aria-label={`${bot.name} enabled`}
+        checked={bot.enabled}
+        disabled={update.isPending || !canConfigure}
+        onChange={(event) => void toggle(event.currentTarget.checked)}
+      />
+    </Tooltip>
   );
 }
 
 function BotCard({ bot, onDuplicate }: { bot: Bot; onDuplicate: (bot: Bot) => void }) {
   const remove = useDeleteBot();
+  const canConfigure = useCanConfigure();
   const onDelete = async () => {
     const confirmed = await confirmAction({
       title: 'Delete bot',
@@ -99,21 +105,23 @@ function BotCard({ bot, onDuplicate }: { bot: Bot; onDuplicate: (bot: Bot) => vo
               Engine: {bot.config.engines.botEngine} · Updated {formatDateTime(bot.updated_at)}
             </Text>
           </Stack>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" aria-label={`More actions for ${bot.name}`}>
-                <IconDots size={18} aria-hidden="true" />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(bot)}>
-                Duplicate
-              </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()}>
-                Delete
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          {canConfigure && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="subtle" aria-label={`More actions for ${bot.name}`}>
+                  <IconDots size={18} aria-hidden="true" />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(bot)}>
+                  Duplicate
+                </Menu.Item>
+                <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()}>
+                  Delete
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
         <Group justify="space-between" gap="sm" wrap="wrap">
           <EnabledSwitch bot={bot} />

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { type Bot, WIDGET_NAME_MAX } from '@omnibot/contracts';
 import { IconPlus } from '@tabler/icons-react';
 import { notifySuccess } from '../../../components/ui/notify';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useCreateBot } from '../api/bots-api';
 import { BotNameModal } from './bot-name-modal';
 
@@ -12,16 +13,21 @@ interface CreateBotButtonProps extends Omit<ButtonProps, 'onClick'> {
   label?: string;
 }
 
-/** "Create bot": asks for a name and creates the bot with the default configuration, its widget named alike. */
+/**
+ * "Create bot": asks for a name and creates the bot with the default configuration, its widget named alike.
+ * Nothing for an agent, who may not create bots.
+ */
 export function CreateBotButton({ onCreated, label = 'Create bot', ...buttonProps }: CreateBotButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
   const create = useCreateBot();
+  const canConfigure = useCanConfigure();
   const onSubmit = (name: string) =>
     create.mutateAsync({
       name,
       // The widget's header shows the same name until the bot is customised.
       config: name.length <= WIDGET_NAME_MAX ? { identity: { name, botName: name } } : undefined,
     });
+  if (!canConfigure) return null;
   return (
     <>
       <Button leftSection={<IconPlus size={16} aria-hidden="true" />} {...buttonProps} onClick={open}>

@@ -41,6 +41,15 @@ describe('RetrievalTest', () => {
           page: null,
           source: { id: 's2', knowledge_id: 'k', title: 'Returns', url: 'https://acme.test/returns' },
         }),
+        hitFixture({
+          id: 'c3',
+          source: {
+            id: 's3',
+            knowledge_id: 'k',
+            title: 'Hostile',
+            url: "javascript:window.__xss=1;void'.pdf'",
+          },
+        }),
       ],
     });
     const user = userEvent.setup();
@@ -54,21 +63,25 @@ describe('RetrievalTest', () => {
       query: 'how do I reset the router',
       top_k: 3,
     });
-    expect(screen.getByText('2 chunks')).toBeInTheDocument();
+    expect(screen.getByText('3 chunks')).toBeInTheDocument();
     expect(screen.getByText('Hybrid')).toBeInTheDocument();
     expect(screen.getByText('in 23 ms')).toBeInTheDocument();
 
     expect(within(first).getByText('Score 0.8123')).toBeInTheDocument();
     expect(within(first).getByText('Troubleshooting › Reset › page 12')).toBeInTheDocument();
-    expect(within(first).getByRole('link', { name: 'Router manual' })).toHaveAttribute(
+    expect(within(first).getByRole('link', { name: 'Router manual (opens in a new tab)' })).toHaveAttribute(
       'href',
-      '/file?path=docs%2Fmanuals',
+      `${window.location.origin}/v1/files/download?tenant=t&path=docs%2Fmanuals%2Frouter.pdf&expires=1&signature=s`,
     );
     const second = screen.getByRole('listitem', { name: 'Hit 2' });
-    const web = within(second).getByRole('link', { name: 'Returns' });
+    const web = within(second).getByRole('link', { name: 'Returns (opens in a new tab)' });
     expect(web).toHaveAttribute('href', 'https://acme.test/returns');
     expect(web).toHaveAttribute('target', '_blank');
     expect(within(second).getByText('Returns are free within 30 days.')).toBeInTheDocument();
+    // Any other address is named, never linked.
+    const third = screen.getByRole('listitem', { name: 'Hit 3' });
+    expect(within(third).getByText('Hostile')).toBeInTheDocument();
+    expect(within(third).queryByRole('link')).toBeNull();
   });
 
   it('explains an empty result and says when keyword retrieval stood in', async () => {

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  NumberInput,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type Index,
@@ -21,11 +9,11 @@ import {
   SearchIndexBodySchema,
   type SearchResult,
 } from '@omnibot/contracts';
-import { IconAlertCircle, IconExternalLink, IconFolderOpen, IconSearch } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { SafeLink } from '../../../components/ui/safe-link';
 import { errorMessage } from '../../../lib/error-message';
 import { useSearchIndex } from '../api/indexes-api';
-import { MODE_LABEL, sourceLinkOf } from '../utils/index-values';
+import { MODE_LABEL } from '../utils/index-values';
 
 interface RetrievalTestValues {
   query: string;
@@ -156,7 +144,6 @@ function SearchResults({ index, result }: { index: Index; result: SearchResult }
 }
 
 function HitCard({ hit, rank }: { hit: SearchHit; rank: number }) {
-  const link = sourceLinkOf(hit.source.url);
   const where = [...hit.heading_path, ...(hit.page === null ? [] : [`page ${hit.page}`])].join(' › ');
   return (
     <Card component="li" withBorder radius="sm" padding="sm" aria-label={`Hit ${rank}`}>
@@ -166,7 +153,7 @@ function HitCard({ hit, rank }: { hit: SearchHit; rank: number }) {
             <Badge variant="filled" circle aria-label={`Rank ${rank}`} style={{ flexShrink: 0 }}>
               {rank}
             </Badge>
-            <SourceTitle title={hit.source.title} link={link} />
+            <SourceTitle title={hit.source.title} url={hit.source.url} />
           </Group>
           <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
             Score {formatScore(hit.score)}
@@ -185,39 +172,10 @@ function HitCard({ hit, rank }: { hit: SearchHit; rank: number }) {
   );
 }
 
-function SourceTitle({ title, link }: { title: string; link: ReturnType<typeof sourceLinkOf> }) {
-  if (link?.kind === 'web') {
-    return (
-      <Anchor
-        href={link.href}
-        target="_blank"
-        rel="noreferrer"
-        size="sm"
-        fw={500}
-        lineClamp={2}
-        style={{ overflowWrap: 'anywhere' }}
-      >
-        {title} <IconExternalLink size={12} aria-hidden="true" />
-      </Anchor>
-    );
-  }
-  if (link?.kind === 'file') {
-    return (
-      <Anchor
-        component={Link}
-        to={link.to}
-        size="sm"
-        fw={500}
-        lineClamp={2}
-        style={{ overflowWrap: 'anywhere' }}
-      >
-        {title} <IconFolderOpen size={12} aria-hidden="true" />
-      </Anchor>
-    );
-  }
+function SourceTitle({ title, url }: { title: string; url: string | null }) {
   return (
-    <Text size="sm" fw={500} lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+    <SafeLink href={url} size="sm" fw={500} lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
       {title}
-    </Text>
+    </SafeLink>
   );
 }

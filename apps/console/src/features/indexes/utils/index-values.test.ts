@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMBEDDING_MODEL, indexFixture, KB_FAQ, KB_MANUALS } from '../../../test/index-fixture';
-import { embeddedPercent, indexBodyOf, indexChangesOf, indexValuesOf, sourceLinkOf } from './index-values';
-
-describe('sourceLinkOf', () => {
-  it('opens web pages as they are and stored files in their folder of the file manager', () => {
-    expect(sourceLinkOf('https://acme.test/a?b=1')).toEqual({ kind: 'web', href: 'https://acme.test/a?b=1' });
-    expect(sourceLinkOf('HTTP://acme.test')).toEqual({ kind: 'web', href: 'HTTP://acme.test' });
-    expect(sourceLinkOf('docs/2026/guide.pdf')).toEqual({ kind: 'file', to: '/file?path=docs%2F2026' });
-    expect(sourceLinkOf('/guide.pdf')).toEqual({ kind: 'file', to: '/file' });
-    expect(sourceLinkOf('javascript:alert(1)')).toBeNull();
-    expect(sourceLinkOf(null)).toBeNull();
-  });
-});
+import { embeddedPercent, indexBodyOf, indexChangesOf, indexValuesOf } from './index-values';
 
 describe('indexChangesOf', () => {
   it('sends only what changed, so a new name does not re-embed', () => {

@@ -103,18 +103,6 @@ export const FIELD_OF_ERROR: Partial<Record<ErrorCode, keyof IndexFormValues>> =
   'index/unknown-embedding-model': 'embedding_model_id',
 };
 
-/** Where a hit's source opens: a web page in a new tab, a stored file in the file manager, or nowhere. */
-export type SourceLink = { kind: 'web'; href: string } | { kind: 'file'; to: string } | null;
-
-export function sourceLinkOf(url: string | null): SourceLink {
-  if (!url) return null;
-  if (/^https?:\/\//i.test(url)) return { kind: 'web', href: url };
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return null;
-  const path = url.replace(/^\/+/, '');
-  const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-  return { kind: 'file', to: folder ? `/file?${new URLSearchParams({ path: folder }).toString()}` : '/file' };
-}
-
 /** The confirmation before an index is deleted. */
 export const deleteIndexConfirm = (index: Pick<Index, 'name'>) => ({
   title: 'Delete index',

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { useDeleteIntegration, useIntegrations } from '../api/integrations-api';
 import { ENGINE_LABELS } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
+import { useCanConfigure } from '../../../lib/permissions';
 
 const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine' };
 
@@ -25,6 +26,7 @@ function target(integration: Integration): string {
 export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
   const integrations = useIntegrations(kind ? { kind } : {});
   const remove = useDeleteIntegration();
+  const canConfigure = useCanConfigure();
 
   const columns = useMemo<DataTableColumn<Integration>[]>(() => {
     const onDelete = async (integration: Integration) => {
@@ -42,7 +44,7 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
         notifyError(error, 'The integration was not deleted');
       }
     };
-    return [
+    const shown: DataTableColumn<Integration>[] = [
       {
         id: 'name',
         header: 'Name',
@@ -99,6 +101,10 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
         render: (integration) => formatDateTime(integration.updated_at),
         nowrap: true,
       },
+    ];
+    if (!canConfigure) return shown;
+    return [
+      ...shown,
       {
         id: 'actions',
         header: 'Actions',
@@ -117,7 +123,7 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
         ),
       },
     ];
-  }, [remove]);
+  }, [remove, canConfigure]);
 
   if (integrations.isError && !integrations.data) {
     return (
@@ -144,9 +150,11 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
           title="No integrations yet"
           description="An integration connects your bots to a chatbot engine: a RAG of your organisation (builtin) or an OpenAI-compatible chat endpoint. Add one, test its connection, then choose it for a bot."
           action={
-            <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
-              Add an integration
-            </Button>
+            canConfigure && (
+              <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
+                Add an integration
+              </Button>
+            )
           }
         />
       }

@@ -5,10 +5,12 @@ import { LoadError } from '../../../components/forms/form-skeleton';
 import { useIntegrations } from '../api/integrations-api';
 import { ENGINE_LABELS } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** How many integrations there are, per kind and engine, with the ways to see and add them. */
 export function IntegrationOverview() {
   const integrations = useIntegrations();
+  const canConfigure = useCanConfigure();
   if (integrations.isError && !integrations.data) {
     return (
       <LoadError
@@ -58,9 +60,11 @@ export function IntegrationOverview() {
             <Button component={Link} to={integrationPaths.chatbot} variant="light">
               Chatbot engines
             </Button>
-            <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
-              Add
-            </Button>
+            {canConfigure && (
+              <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
+                Add
+              </Button>
+            )}
           </Group>
         </Stack>
       </Card>

@@ -7,6 +7,7 @@ import { LoadError } from '../../../components/forms/form-skeleton';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table';
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { formatDateTime } from '../../../lib/dates';
+import { useCanConfigure } from '../../../lib/permissions';
 import { usePrompts } from '../api/prompts-api';
 import { promptPaths } from '../utils/prompt-paths';
 
@@ -18,6 +19,7 @@ interface PromptListProps {
 /** The organisation's prompts, searched and paged by the server. */
 export function PromptList({ query, onQueryChange }: PromptListProps) {
   const prompts = usePrompts(query);
+  const canConfigure = useCanConfigure();
   const columns = useMemo<DataTableColumn<PromptSummary>[]>(
     () => [
       {
@@ -69,11 +71,17 @@ export function PromptList({ query, onQueryChange }: PromptListProps) {
         <EmptyPanel
           icon={<IconTemplate size={26} />}
           title="No prompts yet"
-          description="A prompt tells the model how to answer from your documents. Create one to get started."
+          description={
+            canConfigure
+              ? 'A prompt tells the model how to answer from your documents. Create one to get started.'
+              : 'A prompt tells the model how to answer from your documents. A user or an administrator of your organisation creates them.'
+          }
           action={
-            <Button component={Link} to={promptPaths.compose} leftSection={<IconPlus size={16} />}>
-              Create a prompt
-            </Button>
+            canConfigure && (
+              <Button component={Link} to={promptPaths.compose} leftSection={<IconPlus size={16} />}>
+                Create a prompt
+              </Button>
+            )
           }
         />
       }

@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/
 import type { AnswerResult, AnswerSource } from '@omnibot/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Fragment } from 'react';
+import { SafeLink } from '../../../components/ui/safe-link';
 import { KIND_LABELS } from '../utils/rag-values';
 
 const KIND_COLORS = { qa: 'teal', model: 'blue', extractive: 'grape', fallback: 'orange' } as const;
@@ -49,13 +50,9 @@ function SourceItem({ source, idPrefix }: { source: AnswerSource; idPrefix: stri
         <Text span fw={600}>
           [{source.n}]
         </Text>{' '}
-        {source.url ? (
-          <Anchor href={source.url} target="_blank" rel="noreferrer" inherit>
-            {source.title}
-          </Anchor>
-        ) : (
-          source.title
-        )}
+        <SafeLink href={source.url} inherit>
+          {source.title}
+        </SafeLink>
       </Text>
       <Text size="xs" c="dimmed">
         {[place, `score ${source.score.toFixed(3)}`].filter(Boolean).join(' · ')}

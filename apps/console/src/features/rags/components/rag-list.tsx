@@ -12,10 +12,21 @@ import { formatDateTime } from '../../../lib/dates';
 import { useDeleteRag, useIndexOptions, useRags } from '../api/rags-api';
 import { ragPaths } from '../utils/rag-paths';
 import { modelLabel, promptLabel } from '../utils/rag-values';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** Without any RAG: create an index first when there is none, otherwise the first RAG. */
 function NoRags() {
   const indexes = useIndexOptions();
+  const canConfigure = useCanConfigure();
+  if (!canConfigure) {
+    return (
+      <EmptyPanel
+        icon={<IconBrain size={26} />}
+        title="No RAGs yet"
+        description="A RAG answers questions from an index. Ask a user or an administrator of your organisation to add one; you can then try it here."
+      />
+    );
+  }
   if (indexes.data?.items.length === 0) {
     return (
       <EmptyPanel
@@ -53,6 +64,7 @@ function NoRags() {
 export function RagList() {
   const rags = useRags();
   const remove = useDeleteRag();
+  const canConfigure = useCanConfigure();
 
   const columns = useMemo<DataTableColumn<Rag>[]>(() => {
     const onDelete = async (rag: Rag) => {
@@ -70,7 +82,7 @@ export function RagList() {
         notifyError(error, 'The RAG was not deleted');
       }
     };
-    return [
+    const shown: DataTableColumn<Rag>[] = [
       {
         id: 'name',
         header: 'Name',
@@ -114,6 +126,10 @@ export function RagList() {
         render: (rag) => formatDateTime(rag.updated_at),
         nowrap: true,
       },
+    ];
+    if (!canConfigure) return shown;
+    return [
+      ...shown,
       {
         id: 'actions',
         header: 'Actions',
@@ -131,7 +147,7 @@ export function RagList() {
         ),
       },
     ];
-  }, [remove]);
+  }, [remove, canConfigure]);
 
   if (rags.isError && !rags.data) {
     return (

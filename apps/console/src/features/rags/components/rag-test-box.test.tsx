@@ -66,10 +66,9 @@ describe('RagTestBox', () => {
     expect(screen.getByRole('link', { name: 'Source 2' })).toBeInTheDocument();
 
     const sources = screen.getByRole('list', { name: 'Sources' });
-    expect(within(sources).getByRole('link', { name: 'Returns policy' })).toHaveAttribute(
-      'href',
-      'https://acme.test/returns',
-    );
+    expect(
+      within(sources).getByRole('link', { name: 'Returns policy (opens in a new tab)' }),
+    ).toHaveAttribute('href', 'https://acme.test/returns');
     expect(sources).toHaveTextContent('Policies › Returns · score 0.812');
     expect(sources).toHaveTextContent('Refunds.pdf');
     expect(sources).toHaveTextContent('page 4 · score 0.500');
@@ -140,6 +139,35 @@ describe('RagTestBox', () => {
     extractive.send('sources', { ...ANSWER, kind: 'extractive' });
     extractive.close();
     expect(await screen.findByText('Extractive')).toBeInTheDocument();
+  });
+
+  it('links only http(s) pages and signed downloads of sources; a script address stays plain text', async () => {
+    const stream = sseResponse();
+    stubAnswers([() => stream.response]);
+    const user = userEvent.setup();
+    renderRoute(<RagTestBox ragId={RAG_ID} />);
+    await ask(user, 'Returns?');
+    const [first, second] = ANSWER.sources;
+    stream.send('sources', {
+      ...ANSWER,
+      sources: [
+        { ...first, title: 'Hostile.pdf', url: "javascript:window.__xss=1;void'.pdf'" },
+        {
+          ...second,
+          title: 'Signed.pdf',
+          url: '/v1/files/download?tenant=t&path=a.pdf&expires=1&signature=s',
+        },
+      ],
+    });
+    stream.close();
+    const sources = await screen.findByRole('list', { name: 'Sources' });
+    expect(sources).toHaveTextContent('Hostile.pdf');
+    expect(
+      within(sources)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual([`${window.location.origin}/v1/files/download?tenant=t&path=a.pdf&expires=1&signature=s`]);
+    expect(sources.querySelector('[href^="javascript"]')).toBeNull();
   });
 
   it('refuses an empty question without asking, and shows a refusal and a cut-off stream in plain words', async () => {

@@ -1,4 +1,4 @@
-import type { Role } from '@omnibot/contracts';
+import { ROLE_ABILITIES, type Role } from '@omnibot/contracts';
 
 export const ROLE_LABELS: Record<Role, string> = {
   master: 'Master',
@@ -15,9 +15,4 @@ export const ROLE_COLORS: Record<Role, string> = {
 };
 
 /** What each role may do, for the role picker. */
-export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  master: 'Everything, in every organisation (platform only)',
-  administrator: 'Manages this organisation, its users and its client organisations',
-  user: 'Works with bots and content; reads the organisation',
-  agent: 'Contact-center agent: the least access',
-};
+export const ROLE_DESCRIPTIONS: Record<Role, string> = ROLE_ABILITIES;
