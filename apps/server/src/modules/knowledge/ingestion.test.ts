@@ -209,6 +209,22 @@ describe('knowledge ingestion', () => {
     expect(hits[0]?.sourceId).toBe(items[17]?.id);
   });
 
+  it("searches a source's title with its text: a Contact us page is found for 'contact'", async () => {
+    const source = await addSource({
+      type: 'text',
+      title: 'Contact us',
+      text: 'Ring the harbour office on 0800 700 700, or write to office@harbour.test.',
+    });
+    expect((await settled(source.id)).state).toBe('ready');
+    const hits = await searchKeyword(t.database.db, {
+      tenantId: TENANT,
+      knowledgeBaseIds: [kbId],
+      query: 'contact',
+      topK: 3,
+    });
+    expect(hits.map((hit) => hit.sourceId)).toEqual([source.id]);
+  });
+
   it('indexes a Q&A pair', async () => {
     const source = await addSource({
       type: 'qa',

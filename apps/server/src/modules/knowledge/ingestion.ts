@@ -245,6 +245,7 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
           knowledgeBaseId: base.id,
           sourceId: job.sourceId,
           config: base.tsConfig,
+          title,
           chunks,
         })
       ).length;
