@@ -3,10 +3,13 @@
 //     index (retrieval/indexChunks in one transaction), for a generated 100-page PDF and for 100 generated
 //     HTML pages (one source each), on PGlite and on PostgreSQL;
 //  2. through the built server: upload the 100-page PDF with tus, add it to a knowledge base as a file
-//     source, and poll the source until it is ready; the time from the start of the upload to "ready".
+//     source, and poll the source until it is ready; the time from the start of the upload to "ready";
+//  3. through the built server: the time to the answer of one bulk request of 500 text sources (each is read
+//     in the background after the answer), on a knowledge base that already holds earlier bulk requests.
 // PostgreSQL runs in throwaway databases created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
 // Prints figures; never part of `npm test`.
 //   npm run bench:ingest -- [--pages 100] [--runs 3] [--drivers pglite,postgres] [--no-server] [--no-build]
+//                           [--bulk 500] [--no-bulk] [--bulk-only]
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,8 @@ const arg = (name, fallback) => {
 const PAGES = Number(arg('pages', '100'));
 const RUNS = Number(arg('runs', '3'));
 const DRIVERS = arg('drivers', 'pglite,postgres').split(',');
+const BULK = Number(arg('bulk', '500'));
+const BULK_ONLY = process.argv.includes('--bulk-only');
 const WORDS_PER_PAGE = 450;
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Ingest-Passw0rd-2026' };
 const TENANT = 'bench-ingest';
@@ -180,6 +185,82 @@ async function throughServer(driver, pdf) {
   }
 }
 
+/** Polls the newest `count` sources of the knowledge base until every one is ready. */
+async function allReady(server, cookie, kbId, count) {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    let ready = 0;
+    for (let page = 1; (page - 1) * 100 < count; page++) {
+      const list = await api(
+        server,
+        cookie,
+        'GET',
+        `/v1/knowledge/${kbId}/sources?page=${page}&page_size=100`,
+      );
+      for (const item of list.items.slice(0, count - (page - 1) * 100)) {
+        if (item.state === 'failed') throw new Error(`source failed: ${JSON.stringify(item)}`);
+        if (item.state === 'ready') ready++;
+      }
+    }
+    if (ready >= count) return;
+    if (Date.now() > deadline) throw new Error(`${count - ready} sources not ready after 600 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Bulk requests of `BULK` text sources through the built server: `RUNS` times on an idle server (each after the
+ * sources before are all read), the time to the answer and until every source is ready; then one request sent
+ * while the jobs of the one before it still run.
+ */
+async function bulkThroughServer(driver) {
+  const work = await mkdtemp(path.join(tmpdir(), 'omnibot-bench-ingest-bulk-'));
+  const postgres = driver === 'postgres' ? await throwawayPostgres() : null;
+  try {
+    const server = await startServer(path.join(work, 'data'), postgres?.url);
+    try {
+      const cookie = await signIn(server.url, ADMIN);
+      const kb = await api(server, cookie, 'POST', '/v1/knowledge', { name: 'Bench bulk', language: 'en' });
+      const send = async (run, count = BULK) => {
+        const started = performance.now();
+        const answer = await api(server, cookie, 'POST', `/v1/knowledge/${kb.id}/sources/bulk`, {
+          sources: Array.from({ length: count }, (_, index) => ({
+            type: 'text',
+            title: `Note ${run}-${index}`,
+            text: `Note ${index} of run ${run}: the shop opens at ${8 + (index % 4)} and closes at ${17 + (index % 3)}.`,
+          })),
+        });
+        if (answer.items.length !== count) throw new Error(`bulk answered ${answer.items.length} items`);
+        return performance.now() - started;
+      };
+      // The warm-up compiles the statements and starts the ingestion worker.
+      await send('warm-up', 5);
+      await allReady(server, cookie, kb.id, 5);
+      const runs = [];
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        const answerMs = await send(run);
+        await allReady(server, cookie, kb.id, BULK);
+        runs.push({ answerMs, readyMs: performance.now() - started });
+      }
+      await send('busy-first');
+      const busyMs = await send('busy-second');
+      return {
+        driver,
+        answerMs: median(runs.map((run) => run.answerMs)),
+        readyMs: median(runs.map((run) => run.readyMs)),
+        busyMs,
+        runs,
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await postgres?.drop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
 const pdf = manyPagePdf(PAGES, WORDS_PER_PAGE);
 const html = Array.from({ length: PAGES }, (_, index) => htmlPage(index, WORDS_PER_PAGE));
 const htmlBytes = html.reduce((total, page) => total + page.byteLength, 0);
@@ -190,28 +271,31 @@ console.log(
 );
 
 const rows = [];
-for (const driver of DRIVERS) rows.push(...(await inProcess(driver, pdf, html)));
-console.log('parse + chunk + index, in process');
-console.log(
-  `${'driver'.padEnd(9)}${'format'.padEnd(7)}${'document'.padEnd(24)}${pad('words', 8)}${pad('chunks', 7)}${pad('parse ms', 10)}` +
-    `${pad('chunk ms', 10)}${pad('index ms', 10)}${pad('total ms', 10)}${pad('pages/s', 10)}`,
-);
-for (const row of rows) {
+if (!BULK_ONLY) for (const driver of DRIVERS) rows.push(...(await inProcess(driver, pdf, html)));
+if (rows.length > 0) {
+  console.log('parse + chunk + index, in process');
   console.log(
-    `${row.driver.padEnd(9)}${row.format.padEnd(7)}${row.label.padEnd(24)}${pad(row.words, 8)}${pad(row.chunks, 7)}` +
-      `${pad(row.parseMs.toFixed(0), 10)}${pad(row.chunkMs.toFixed(0), 10)}${pad(row.indexMs.toFixed(0), 10)}` +
-      `${pad(row.totalMs.toFixed(0), 10)}${pad(row.pagesPerSecond.toFixed(1), 10)}`,
+    `${'driver'.padEnd(9)}${'format'.padEnd(7)}${'document'.padEnd(24)}${pad('words', 8)}${pad('chunks', 7)}${pad('parse ms', 10)}` +
+      `${pad('chunk ms', 10)}${pad('index ms', 10)}${pad('total ms', 10)}${pad('pages/s', 10)}`,
   );
+  for (const row of rows) {
+    console.log(
+      `${row.driver.padEnd(9)}${row.format.padEnd(7)}${row.label.padEnd(24)}${pad(row.words, 8)}${pad(row.chunks, 7)}` +
+        `${pad(row.parseMs.toFixed(0), 10)}${pad(row.chunkMs.toFixed(0), 10)}${pad(row.indexMs.toFixed(0), 10)}` +
+        `${pad(row.totalMs.toFixed(0), 10)}${pad(row.pagesPerSecond.toFixed(1), 10)}`,
+    );
+  }
 }
 
-if (!process.argv.includes('--no-server')) {
-  if (!process.argv.includes('--no-build')) {
-    const built = spawnSync(process.execPath, ['build.mjs'], {
-      cwd: path.join(ROOT, 'apps/server'),
-      stdio: 'inherit',
-    });
-    if (built.status !== 0) process.exit(built.status ?? 1);
-  }
+const serverRuns = !process.argv.includes('--no-server');
+if (serverRuns && !process.argv.includes('--no-build')) {
+  const built = spawnSync(process.execPath, ['build.mjs'], {
+    cwd: path.join(ROOT, 'apps/server'),
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+if (serverRuns && !BULK_ONLY) {
   const served = [];
   for (const driver of DRIVERS) served.push(await throughServer(driver, pdf));
   console.log(
@@ -227,6 +311,26 @@ if (!process.argv.includes('--no-server')) {
       `${row.driver.padEnd(9)}${pad(row.chunks, 7)}${pad(row.uploadMs.toFixed(0), 11)}${pad(row.queuedMs.toFixed(0), 11)}` +
         `${pad(row.ingestMs.toFixed(0), 13)}${pad(row.totalMs.toFixed(0), 10)}` +
         `${pad((PAGES / (row.totalMs / 1000)).toFixed(1), 10)}  ${row.runs.map((r) => r.totalMs.toFixed(0)).join(', ')}`,
+    );
+  }
+}
+
+if (serverRuns && !process.argv.includes('--no-bulk')) {
+  const bulks = [];
+  for (const driver of DRIVERS) bulks.push(await bulkThroughServer(driver));
+  console.log(
+    `\nbulk request of ${BULK} text sources through the built server (POST /v1/knowledge/:id/sources/bulk, ` +
+      'loopback): to answer = from sending it to its answer on an idle server (budget: under 3,000 ms on PGlite, ' +
+      'under 1,000 ms on PostgreSQL); to ready = until all its sources are read; busy = to the answer of a ' +
+      "request sent right after another, while that one's jobs run",
+  );
+  console.log(
+    `${'driver'.padEnd(9)}${pad('to answer ms', 14)}${pad('to ready ms', 13)}${pad('busy ms', 9)}  runs (answer ms)`,
+  );
+  for (const row of bulks) {
+    console.log(
+      `${row.driver.padEnd(9)}${pad(row.answerMs.toFixed(0), 14)}${pad(row.readyMs.toFixed(0), 13)}` +
+        `${pad(row.busyMs.toFixed(0), 9)}  ${row.runs.map((run) => run.answerMs.toFixed(0)).join(', ')}`,
     );
   }
 }

@@ -1,15 +1,27 @@
-// Keyword retrieval latency: synthetic corpora (Zipf-distributed words, 80-150 words per chunk) spread over
+// Keyword retrieval quality, then latency. Quality: the help-centre fixture (one source per section, titled by
+// it) and the public Debian FAQ set in six languages (fixtures/README.md), indexed through the product's
+// indexChunks and asked through searchKeyword on PGlite; prints first-hit rate, recall@3 and MRR@10.
+// Latency: synthetic corpora (Zipf-distributed words, 80-150 words per chunk, sources titled "Page N") spread over
 // 50 tenants of uneven size, loaded through the product's indexChunks, then 1,000 queries through the
 // product's searchKeyword with the tenant filter, one at a time; prints p50/p95/p99 per driver and size.
 // PostgreSQL runs in a throwaway database created beside DATABASE_URL or TEST_DATABASE_URL and dropped after.
 // Prints figures; never part of `npm test`.
 //   npm run bench:retrieval -- [--sizes 10000,100000] [--queries 1000] [--drivers pglite,postgres] [--explain]
+//                              [--no-quality] [--quality-only]
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../apps/server/src/db/client.ts';
 import { knowledgeBases, knowledgeSources, tenants } from '../apps/server/src/db/schema/index.ts';
 import { keywordSearchSql, searchKeyword } from '../apps/server/src/modules/knowledge/retrieval/bm25.ts';
 import { indexChunks } from '../apps/server/src/modules/knowledge/retrieval/index-store.ts';
+import { indexQaSet, loadDebianFaq } from '../apps/server/src/modules/knowledge/retrieval/qa-benchmark.ts';
+import {
+  addKnowledgeBase,
+  addSource,
+  addTenant,
+  chunkOf,
+} from '../apps/server/src/modules/knowledge/retrieval/test-helpers.ts';
 import { openBenchDatabase } from './lib/database.mjs';
 import { random } from './lib/documents.mjs';
 
@@ -166,6 +178,7 @@ async function load(db, total) {
             knowledgeBaseId: kb.id,
             sourceId: source.id,
             config: 'english',
+            title: `Page ${ordinalBase}`,
             chunks,
           });
           ordinalBase += chunks.length;
@@ -279,6 +292,95 @@ async function explain(db, { tenant, query }) {
   console.log(`slowest query: ${query}\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);
 }
 
-for (const driver of DRIVERS) {
-  for (const size of SIZES) await run(driver, size);
+/** First-hit rate, recall@3 and MRR@10 of searchKeyword for questions with one expected paragraph each. */
+async function rankQuality(db, tenantId, knowledgeBaseId, paragraphOf, questions) {
+  let first = 0;
+  let top3 = 0;
+  let reciprocal = 0;
+  for (const { question, expected } of questions) {
+    const hits = await searchKeyword(db, {
+      tenantId,
+      knowledgeBaseIds: [knowledgeBaseId],
+      query: question,
+      topK: 10,
+    });
+    const rank = hits.findIndex((hit) => paragraphOf.get(hit.chunkId) === expected);
+    if (rank === 0) first++;
+    if (rank >= 0 && rank < 3) top3++;
+    if (rank >= 0) reciprocal += 1 / (rank + 1);
+  }
+  return { questions: questions.length, first, top3, reciprocal };
+}
+
+async function quality() {
+  const { database, cleanup } = await openBenchDatabase('pglite', 'omnibot-bench-retrieval-quality-');
+  const rows = [];
+  try {
+    const db = database.db;
+    const help = JSON.parse(
+      readFileSync(
+        new URL('../apps/server/src/modules/knowledge/retrieval/fixtures/help-centre.json', import.meta.url),
+        'utf8',
+      ),
+    );
+    await addTenant(db, 'quality-help');
+    const kb = await addKnowledgeBase(db, 'quality-help', 'Help centre', 'en');
+    const paragraphOf = new Map();
+    for (const section of [...new Set(help.paragraphs.map((p) => p.section[0] ?? ''))]) {
+      const sourceId = await addSource(db, 'quality-help', kb.id, section);
+      const paragraphs = help.paragraphs.filter((p) => p.section[0] === section);
+      const ids = await db.transaction((tx) =>
+        indexChunks(tx, {
+          tenantId: 'quality-help',
+          knowledgeBaseId: kb.id,
+          sourceId,
+          config: kb.config,
+          title: section,
+          chunks: paragraphs.map((p, ordinal) => chunkOf(ordinal, p.text, p.section)),
+        }),
+      );
+      ids.forEach((id, index) => paragraphOf.set(id, paragraphs[index]?.id ?? ''));
+    }
+    rows.push({
+      set: 'help-centre (en)',
+      ...(await rankQuality(db, 'quality-help', kb.id, paragraphOf, help.questions)),
+    });
+    const faq = loadDebianFaq();
+    const total = { set: 'Debian FAQ (all)', questions: 0, first: 0, top3: 0, reciprocal: 0 };
+    for (const [language, set] of Object.entries(faq.languages)) {
+      const indexed = await indexQaSet(db, `quality-faq-${language}`, language, set);
+      const row = await rankQuality(
+        db,
+        indexed.tenantId,
+        indexed.knowledgeBaseId,
+        indexed.paragraphOf,
+        set.questions,
+      );
+      rows.push({ set: `Debian FAQ (${language})`, ...row });
+      for (const key of ['questions', 'first', 'top3', 'reciprocal']) total[key] += row[key];
+    }
+    rows.push(total);
+  } finally {
+    await database.close();
+    await cleanup();
+  }
+  const percent = (count, questions) => `${((100 * count) / questions).toFixed(1).padStart(7)} %`;
+  console.log('quality (PGlite; one expected paragraph per question)');
+  console.log(
+    `${'set'.padEnd(20)}${'questions'.padStart(10)}${'first'.padStart(10)}${'recall@3'.padStart(10)}${'MRR@10'.padStart(9)}`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.set.padEnd(20)}${String(row.questions).padStart(10)}${percent(row.first, row.questions)}` +
+        `${percent(row.top3, row.questions)}${(row.reciprocal / row.questions).toFixed(3).padStart(9)}`,
+    );
+  }
+  console.log('');
+}
+
+if (!process.argv.includes('--no-quality')) await quality();
+if (!process.argv.includes('--quality-only')) {
+  for (const driver of DRIVERS) {
+    for (const size of SIZES) await run(driver, size);
+  }
 }

@@ -55,6 +55,48 @@ describe('job runner', () => {
     (POLL_SECONDS + 30) * 1000,
   );
 
+  it('queues many jobs in one call, in order, each with the options given', async () => {
+    const { database, runner } = await startRunner();
+    const seen: number[] = [];
+    await runner.work<{ n: number }>('test-many', async ({ n }) => {
+      seen.push(n);
+    });
+    expect(await runner.sendMany('test-many', [])).toEqual([]);
+    const ids = await runner.sendMany(
+      'test-many',
+      Array.from({ length: 30 }, (_, n) => ({ n })),
+      { retryLimit: 5 },
+    );
+    expect(new Set(ids).size).toBe(30);
+    for (const id of ids) expect(await runner.waitFor('test-many', id)).toBe('completed');
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    const { rows } = await database.executeSql(
+      "select id, data->>'n' as n, retry_limit from pgboss.job where name = 'test-many'",
+    );
+    const byId = new Map(
+      (rows as Array<{ id: string; n: string; retry_limit: number }>).map((r) => [r.id, r]),
+    );
+    ids.forEach((id, n) => expect(byId.get(id)).toEqual({ id, n: String(n), retry_limit: 5 }));
+  });
+
+  it('lets timers and requests run between jobs that never wait for I/O', async () => {
+    const { runner } = await startRunner();
+    let done = 0;
+    await runner.work('test-busy', async () => {
+      // A job made of promises that resolve at once, as statements on PGlite do.
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      done += 1;
+    });
+    const ids = await runner.sendMany(
+      'test-busy',
+      Array.from({ length: 200 }, () => ({})),
+    );
+    const doneWhenTimerRan = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    for (const id of ids) expect(await runner.waitFor('test-busy', id)).toBe('completed');
+    expect(done).toBe(200);
+    expect(doneWhenTimerRan).toBeLessThan(200);
+  });
+
   it('lets a running job finish when it stops', async () => {
     const { database, runner } = await startRunner();
     let release = () => undefined as void;

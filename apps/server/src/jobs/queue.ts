@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
@@ -52,6 +53,9 @@ export class JobRunner {
       { pollingIntervalSeconds: this.options.pollingIntervalSeconds },
       async ([job]) => {
         if (!job) return;
+        // On PGlite a job's statements resolve without waiting for I/O, so back-to-back jobs would keep the event
+        // loop from reading requests until the queue is empty; each job first lets pending I/O through.
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           await handler(job.data);
         } catch (error) {
@@ -80,6 +84,23 @@ export class JobRunner {
     const worker = this.workers.get(name);
     if (worker && !options.startAfter) this.boss.notifyWorker(worker);
     return id;
+  }
+
+  /**
+   * Queues one job of `name` per item of `data` in one statement (all or none) and returns their ids in the
+   * same order; one wake-up of this process's worker follows, not one per job.
+   */
+  async sendMany<T extends object>(
+    name: string,
+    data: readonly T[],
+    options: Omit<PgBoss.JobInsert, 'id' | 'name' | 'data' | 'startAfter'> = {},
+  ): Promise<string[]> {
+    if (data.length === 0) return [];
+    const ids = data.map(() => randomUUID());
+    await this.boss.insert(data.map((item, index) => ({ ...options, id: ids[index], name, data: item })));
+    const worker = this.workers.get(name);
+    if (worker) this.boss.notifyWorker(worker);
+    return ids;
   }
 
   /** Waits until job `id` of `name` finished; returns its final state. */

@@ -123,7 +123,10 @@ export const knowledgeSources = pgTable(
   ],
 );
 
-/** A passage of a source, with its tsvector and its length in lexeme occurrences (BM25's document length). */
+/**
+ * A passage of a source, with its tsvector (its source's title and heading path at weight A, its text at D) and
+ * the length of its text in lexeme occurrences (BM25's document length).
+ */
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
@@ -159,9 +162,10 @@ export const knowledgeChunks = pgTable(
 );
 
 /**
- * BM25 postings: one row per (chunk, lexeme) with the term frequency and the chunk's length, read in one
+ * BM25 postings: one row per (chunk, lexeme) with the term frequencies in the text and in the labels (the
+ * source's title and the heading path) and the chunk's length, read in one
  * index range per query lexeme. The key leads with the tenant so a query reads only its tenant's postings;
- * the migration adds INCLUDE (tf, length) to it (drizzle cannot say so) so scoring is an index-only scan.
+ * the migration adds INCLUDE (tf, label_tf, length) to it (drizzle cannot say so) so scoring is an index-only scan.
  */
 export const knowledgePostings = pgTable(
   'knowledge_postings',
@@ -172,7 +176,10 @@ export const knowledgePostings = pgTable(
     chunkId: uuid('chunk_id')
       .notNull()
       .references(() => knowledgeChunks.id, { onDelete: 'cascade' }),
+    /** Occurrences in the chunk's text. */
     tf: integer('tf').notNull(),
+    /** Occurrences in its source's title and its heading path (labels, weighted lower than the text). */
+    labelTf: integer('label_tf').notNull().default(0),
     /** The chunk's length, copied here so scoring never visits the chunk rows it does not return. */
     length: integer('length').notNull(),
   },

@@ -176,6 +176,55 @@ describe('knowledge ingestion', () => {
     expect(Date.parse(again.last_synced_at ?? '')).toBeGreaterThan(Date.parse(ready.last_synced_at ?? ''));
   });
 
+  it('queues the sources of a bulk request in one statement, each with the job options of one source, and reads them all', async () => {
+    const notes = Array.from({ length: 40 }, (_, index) => ({
+      type: 'text',
+      title: `Berth ${index}`,
+      text: `Berth ${index} holds the boat called berthname${index}.`,
+    }));
+    const response = await call('POST', `/v1/knowledge/${kbId}/sources/bulk`, { sources: notes });
+    expect(response.statusCode, response.body).toBe(201);
+    const items = response.json<{ items: KnowledgeSource[] }>().items;
+    expect(items.map((item) => item.title)).toEqual(notes.map((note) => note.title));
+    const jobs = rowsOf<{ source: string; created: string; retry_limit: number; expire_in: string }>(
+      await t.database.db.execute(
+        sql`select data->>'sourceId' as source, created_on::text as created, retry_limit, expire_in::text
+          from pgboss.job where name = ${INGEST_JOB}
+          and data->>'sourceId' in (select jsonb_array_elements_text(${JSON.stringify(items.map((i) => i.id))}::jsonb))`,
+      ),
+    );
+    expect(jobs.map((job) => job.source).sort()).toEqual(items.map((item) => item.id).sort());
+    // One statement shares one transaction time; one statement per job would give each its own.
+    expect(new Set(jobs.map((job) => job.created)).size).toBe(1);
+    expect(new Set(jobs.map((job) => `${job.retry_limit} ${job.expire_in}`))).toEqual(
+      new Set([`${INGEST_RETRY_LIMIT} 00:06:00`]),
+    );
+    for (const item of items) expect((await settled(item.id)).state).toBe('ready');
+    const hits = await searchKeyword(t.database.db, {
+      tenantId: TENANT,
+      knowledgeBaseIds: [kbId],
+      query: 'berthname17',
+      topK: 1,
+    });
+    expect(hits[0]?.sourceId).toBe(items[17]?.id);
+  });
+
+  it("searches a source's title with its text: a Contact us page is found for 'contact'", async () => {
+    const source = await addSource({
+      type: 'text',
+      title: 'Contact us',
+      text: 'Ring the harbour office on 0800 700 700, or write to office@harbour.test.',
+    });
+    expect((await settled(source.id)).state).toBe('ready');
+    const hits = await searchKeyword(t.database.db, {
+      tenantId: TENANT,
+      knowledgeBaseIds: [kbId],
+      query: 'contact',
+      topK: 3,
+    });
+    expect(hits.map((hit) => hit.sourceId)).toEqual([source.id]);
+  });
+
   it('indexes a Q&A pair', async () => {
     const source = await addSource({
       type: 'qa',

@@ -61,13 +61,20 @@ class FinalFailure extends Error {
 class Cancelled extends Error {}
 
 /** Queues one ingestion job for a source; a failure is retried with a growing delay, and a job is given up after the time limit. */
+const INGEST_JOB_OPTIONS = {
+  retryLimit: INGEST_RETRY_LIMIT,
+  retryDelay: 2,
+  retryBackoff: true,
+  expireInSeconds: Math.ceil(INGEST_TIME_LIMIT_MS / 1000) + 60,
+};
+
 export async function queueIngestion(jobs: JobRunner, job: IngestJob): Promise<void> {
-  await jobs.send(INGEST_JOB, job, {
-    retryLimit: INGEST_RETRY_LIMIT,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: Math.ceil(INGEST_TIME_LIMIT_MS / 1000) + 60,
-  });
+  await jobs.send(INGEST_JOB, job, INGEST_JOB_OPTIONS);
+}
+
+/** Queues the ingestion of many sources in one statement, as queueIngestion queues one. */
+export async function queueIngestions(jobs: JobRunner, batch: readonly IngestJob[]): Promise<void> {
+  await jobs.sendMany(INGEST_JOB, batch, INGEST_JOB_OPTIONS);
 }
 
 const setState = (db: Db, job: IngestJob, values: Partial<KnowledgeSourceRow>) =>
@@ -238,6 +245,7 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
           knowledgeBaseId: base.id,
           sourceId: job.sourceId,
           config: base.tsConfig,
+          title,
           chunks,
         })
       ).length;

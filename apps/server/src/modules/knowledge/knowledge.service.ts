@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   ChunkListQuery,
   CreateKnowledgeBodySchema,
@@ -17,13 +18,13 @@ import {
 } from '../../db/schema';
 import type { Env } from '../../env';
 import type { JobRunner } from '../../jobs/queue';
-import { type Actor, writeAudit } from '../../lib/audit';
+import { type Actor, writeAudit, writeAudits } from '../../lib/audit';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
 import { getFile } from '../files/files.service';
-import { queueIngestion } from './ingestion';
+import { queueIngestions } from './ingestion';
 import { textSearchConfigFor } from './retrieval/retrieval';
 
 export const KNOWLEDGE_NOT_FOUND = 'Knowledge base not found';
@@ -156,9 +157,13 @@ export async function deleteKnowledge(db: Db, actor: Actor, id: string): Promise
   });
 }
 
-async function enqueue(deps: KnowledgeDeps, row: KnowledgeSourceRow) {
+async function enqueue(deps: KnowledgeDeps, rows: readonly KnowledgeSourceRow[]) {
   const jobs = deps.jobs();
-  if (jobs) await queueIngestion(jobs, { tenantId: row.tenantId, sourceId: row.id });
+  if (jobs)
+    await queueIngestions(
+      jobs,
+      rows.map((row) => ({ tenantId: row.tenantId, sourceId: row.id })),
+    );
 }
 
 /** The columns a source's input sets; a file must exist in the organisation's storage. */
@@ -202,34 +207,49 @@ interface ResolvedSource {
   fields: Partial<KnowledgeSourceRow>;
 }
 
-async function insertSource(
+/** Inserts the sources and their audit rows, one statement each; returns the rows in the order given. */
+async function insertSources(
   tx: Db,
   actor: Actor,
   base: KnowledgeBaseRow,
-  { type, fields }: ResolvedSource,
-): Promise<KnowledgeSourceRow> {
+  sources: readonly ResolvedSource[],
+): Promise<KnowledgeSourceRow[]> {
   const { principal } = actor;
   const by = actorId(principal);
-  const [inserted] = await tx
+  // Ids chosen here give the rows back in the order of the request, whatever order RETURNING has.
+  const ids = sources.map(() => randomUUID());
+  const inserted = await tx
     .insert(knowledgeSources)
-    .values({
-      ...fields,
-      tenantId: principal.tenantId,
-      knowledgeBaseId: base.id,
-      type,
-      state: 'queued',
-      createdBy: by,
-      updatedBy: by,
-    })
+    .values(
+      sources.map(({ type, fields }, index) => ({
+        ...fields,
+        id: ids[index],
+        tenantId: principal.tenantId,
+        knowledgeBaseId: base.id,
+        type,
+        state: 'queued' as const,
+        createdBy: by,
+        updatedBy: by,
+      })),
+    )
     .returning();
-  if (!inserted) throw new Error('knowledge source insert returned nothing');
-  await writeAudit(tx, actor, {
-    tenantId: principal.tenantId,
-    action: 'knowledge.source.create',
-    target: inserted.id,
-    details: { knowledge_id: base.id, type },
+  const byId = new Map(inserted.map((row) => [row.id, row]));
+  const rows = ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw new Error('knowledge source insert returned nothing');
+    return row;
   });
-  return inserted;
+  await writeAudits(
+    tx,
+    actor,
+    rows.map((row) => ({
+      tenantId: principal.tenantId,
+      action: 'knowledge.source.create',
+      target: row.id,
+      details: { knowledge_id: base.id, type: row.type },
+    })),
+  );
+  return rows;
 }
 
 /** Stores a source as queued and queues its ingestion; a file must exist in the organisation's storage. */
@@ -267,12 +287,8 @@ export async function createSources(
       throw error instanceof AppError ? refusal(error, index) : error;
     }
   }
-  const rows = await deps.db.transaction(async (tx) => {
-    const inserted: KnowledgeSourceRow[] = [];
-    for (const source of resolved) inserted.push(await insertSource(tx, actor, base, source));
-    return inserted;
-  });
-  for (const row of rows) await enqueue(deps, row);
+  const rows = await deps.db.transaction((tx) => insertSources(tx, actor, base, resolved));
+  await enqueue(deps, rows);
   return rows;
 }
 
@@ -363,7 +379,7 @@ export async function resyncSource(
     .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.tenantId, principal.tenantId)))
     .returning();
   if (!row) throw notFound(SOURCE_NOT_FOUND);
-  await enqueue(deps, row);
+  await enqueue(deps, [row]);
   return row;
 }
 

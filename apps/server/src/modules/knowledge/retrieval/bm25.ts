@@ -5,6 +5,16 @@ import { storableText } from './safe-text';
 /** Textbook BM25 parameters: term-frequency saturation and length normalisation. */
 export const BM25_K1 = 0.9;
 export const BM25_B = 0.4;
+/**
+ * What one occurrence in a chunk's labels (its source's title and heading path) counts for, against one in its
+ * text: a label finds and lifts a chunk, and the same word in a text still ranks above it.
+ */
+export const BM25_LABEL_WEIGHT = 0.5;
+
+/** The term frequency BM25 scores: occurrences in the text, plus those in the labels at their weight. */
+export function bm25Frequency(tf: number, labelTf: number): number {
+  return tf + BM25_LABEL_WEIGHT * labelTf;
+}
 
 export interface KeywordSearchInput {
   tenantId: string;
@@ -54,7 +64,8 @@ export function bm25Term(idf: number, tf: number, length: number, avgLength: num
 
 /**
  * Ranks the chunks of the tenant's knowledge bases by BM25 over the query's lexemes with OR semantics (a
- * chunk matching any lexeme is a candidate), in one statement. The query is tokenised with each knowledge
+ * chunk matching any lexeme is a candidate), in one statement; an occurrence in a chunk's labels (its source's
+ * title and heading path) counts BM25_LABEL_WEIGHT of one in its text. The query is tokenised with each knowledge
  * base's own text-search configuration; N, the average length and each lexeme's document frequency are
  * taken over all the given knowledge bases together, at query time.
  */
@@ -130,7 +141,7 @@ export function keywordRankingSql(parts: KeywordRankingParts): SQL {
       where s.tenant_id = ${tenantId} and s.knowledge_base_id in (select id from kb)
     ),
     matched as (
-      select p.chunk_id, p.tf::float8 as tf, p.length::float8 as length,
+      select p.chunk_id, (p.tf + ${BM25_LABEL_WEIGHT}::float8 * p.label_tf) as tf, p.length::float8 as length,
         count(*) over (partition by p.lexeme)::float8 as df
       from q join knowledge_postings p
         on p.tenant_id = ${tenantId} and p.knowledge_base_id = q.kb_id and p.lexeme = q.lexeme

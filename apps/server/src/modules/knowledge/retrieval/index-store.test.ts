@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../../db/client';
+import { MIGRATIONS_DIR } from '../../../paths';
 import { openTestDatabase } from '../../../test/app';
 import { searchKeyword } from './bm25';
 import { deleteSourceChunks, indexChunks } from './index-store';
@@ -36,6 +39,7 @@ describe('knowledge index store', () => {
         knowledgeBaseId: kb.id,
         sourceId,
         config: kb.config,
+        title: name,
         chunks: texts.map((text, ordinal) => chunkOf(ordinal, text, ['Help', name])),
       }),
     );
@@ -184,16 +188,19 @@ describe('knowledge index store', () => {
     expect(acme.stored[0]?.chunkCount).toBe(DOCUMENTS.length);
   });
 
-  it('stores each chunk’s length as its number of lexeme occurrences, heading path included', async () => {
+  it('stores each chunk’s length as its text’s lexeme occurrences, and counts its labels apart', async () => {
     const { chunkIds } = await load('acme', 'Lengths', ['Running runners run; the dog runs.']);
-    const rows = rowsOf<{ length: number; tfs: number; heading_path: string[] }>(
+    const rows = rowsOf<{ length: number; tfs: number; labels: number; heading_path: string[] }>(
       await database.db.execute(sql`
-        select c.length, c.heading_path, (select sum(tf)::int from knowledge_postings p where p.chunk_id = c.id) as tfs
+        select c.length, c.heading_path,
+          (select sum(tf)::int from knowledge_postings p where p.chunk_id = c.id) as tfs,
+          (select sum(label_tf)::int from knowledge_postings p where p.chunk_id = c.id) as labels
         from knowledge_chunks c where c.id = ${chunkIds[0]}::uuid
       `),
     );
-    // "help", "length" from the heading path; "run" x3, "runner", "dog" from the text ("the" is a stop word).
-    expect(rows[0]).toEqual({ length: 7, tfs: 7, heading_path: ['Help', 'Lengths'] });
+    // "run" x3, "runner", "dog" from the text ("the" is a stop word); "help" and "length" from the heading path,
+    // whose "Lengths" is also the source's title and counts once.
+    expect(rows[0]).toEqual({ length: 5, tfs: 5, labels: 2, heading_path: ['Help', 'Lengths'] });
   });
 
   it('tokenises the query with each knowledge base’s own language', async () => {
@@ -243,6 +250,102 @@ describe('knowledge index store', () => {
       expect(hits.map((hit) => hit.chunkId)).toEqual(chunkIds);
       expect(hits[0]?.text).toBe('Warranty claims need the serial  number.');
     }
+  });
+
+  /** A knowledge base of one source per page: its title, and its text as one chunk under the title and 'Details'. */
+  async function site(tenantId: string, name: string, pages: ReadonlyArray<[string, string]>) {
+    const kb = await addKnowledgeBase(database.db, tenantId, name, 'en');
+    const ids: Record<string, string> = {};
+    for (const [title, text] of pages) {
+      const sourceId = await addSource(database.db, tenantId, kb.id, title);
+      const [chunkId] = await database.db.transaction((tx) =>
+        indexChunks(tx, {
+          tenantId,
+          knowledgeBaseId: kb.id,
+          sourceId,
+          config: kb.config,
+          title,
+          chunks: [chunkOf(0, text, [title, 'Details'])],
+        }),
+      );
+      ids[title] = chunkId ?? '';
+    }
+    const search = async (query: string) =>
+      (await searchKeyword(database.db, { tenantId, knowledgeBaseIds: [kb.id], query, topK: 5 })).map(
+        (hit) => hit.chunkId,
+      );
+    return { kb, ids, search };
+  }
+
+  it('finds a page by its title and heading path, though its text never says the word', async () => {
+    const { ids, search } = await site('initech', 'Company site', [
+      [
+        'Contact us',
+        'Call 0800 123 456 on weekdays, or write to hello@initech.test and we answer within a day.',
+      ],
+      ['Opening hours', 'The shop opens at nine and closes at six, Saturdays at two.'],
+      ['Delivery', 'Parcels leave the warehouse every afternoon.'],
+    ]);
+    expect(await search('contact')).toEqual([ids['Contact us']]);
+    expect((await search('How can I contact you?'))[0]).toBe(ids['Contact us']);
+  });
+
+  it('ranks a text that answers above a title that only names the word', async () => {
+    const { ids, search } = await site('initech', 'Title against text', [
+      ['Refunds', 'Our team is proud of the service it gives, and we thank every customer for their trust.'],
+      ['Orders', 'A refund is paid to your card within five working days after we receive the return.'],
+      ['Returns', 'Send returns with the label from your account; the courier collects them at your door.'],
+    ]);
+    // "refund" is the Refunds page's title, and in the Orders page's text: the text that answers comes first.
+    expect((await search('refund'))[0]).toBe(ids.Orders);
+    expect((await search('When is my refund paid?'))[0]).toBe(ids.Orders);
+    // The title still lifts its page above pages that share no word with the question.
+    expect(await search('refund')).toEqual([ids.Orders, ids.Refunds]);
+  });
+
+  it('re-indexes, in its migration, chunks stored before titles and heading paths were labels', async () => {
+    const { kb, ids, search } = await site('initech', 'Stored before', [
+      ['Contact the office', 'Call 0800 555 010 on weekdays.'],
+      ['Parking', 'Park behind the building; the gate opens at seven.'],
+    ]);
+    const chunkIds = Object.values(ids);
+    const indexState = async () =>
+      rowsOf(
+        await database.db.execute(sql`
+          select c.id, c.tsv::text, c.length,
+            (select jsonb_agg(jsonb_build_array(p.lexeme, p.tf, p.label_tf, p.length) order by p.lexeme)
+              from knowledge_postings p where p.chunk_id = c.id) as postings
+          from knowledge_chunks c
+          where c.id in (select jsonb_array_elements_text(${JSON.stringify(chunkIds)}::jsonb)::uuid) order by c.id
+        `),
+      );
+    const fresh = await indexState();
+    const freshStats = await statsOf(database.db, 'initech');
+    // As the index was stored before: heading path and text in one unweighted tsvector, the title not at all.
+    await database.db.execute(sql`
+      update knowledge_chunks c set tsv = to_tsvector('english', c.text),
+        length = (select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(to_tsvector('english', c.text)) u)
+      where c.knowledge_base_id = ${kb.id}::uuid
+    `);
+    await database.db.execute(sql`delete from knowledge_postings where knowledge_base_id = ${kb.id}::uuid`);
+    await database.db.execute(sql`
+      insert into knowledge_postings (tenant_id, knowledge_base_id, lexeme, chunk_id, tf, length)
+      select c.tenant_id, c.knowledge_base_id, u.lexeme, c.id, array_length(u.positions, 1), c.length
+      from knowledge_chunks c, unnest(c.tsv) u where c.knowledge_base_id = ${kb.id}::uuid
+    `);
+    await database.db.execute(sql`
+      update knowledge_base_stats set total_length = total_length + 5 where knowledge_base_id = ${kb.id}::uuid
+    `);
+    expect(await search('contact')).toEqual([]);
+
+    const migration = readFileSync(path.join(MIGRATIONS_DIR, '0018_search_labels.sql'), 'utf8')
+      .split('--> statement-breakpoint')
+      .filter((statement) => !/ADD COLUMN "label_tf"/.test(statement));
+    for (const statement of migration) await database.db.execute(sql.raw(statement));
+
+    expect(await indexState()).toEqual(fresh);
+    expect(await statsOf(database.db, 'initech')).toEqual(freshStats);
+    expect(await search('contact')).toEqual([ids['Contact the office']]);
   });
 
   it('maps languages to text-search configurations, and everything else to simple', () => {

@@ -10,6 +10,8 @@ export interface IndexChunksInput {
   sourceId: string;
   /** The knowledge base's text-search configuration. */
   config: TextSearchConfig;
+  /** The source's title, searched with each chunk's heading path as its labels. */
+  title?: string | null;
   chunks: readonly Chunk[];
 }
 
@@ -30,15 +32,28 @@ export interface IndexQaInput {
 // Rows per statement: keeps the JSON parameter and the statement's memory bounded for a large document.
 const BATCH = 500;
 
-/** The text a chunk is searched by: its heading path, then its own text. */
-export function indexedText(chunk: Pick<Chunk, 'headingPath' | 'text'>): string {
-  return chunk.headingPath.length > 0 ? `${chunk.headingPath.join(' / ')}\n${chunk.text}` : chunk.text;
+/**
+ * The labels a chunk is searched by beside its text: its source's title and its heading path, each once (a crawled
+ * page's heading path starts with its title), one per line.
+ */
+export function labelsOf(title: string | null | undefined, headingPath: readonly string[]): string {
+  const labels: string[] = [];
+  const seen = new Set<string>();
+  for (const label of [title ?? '', ...headingPath]) {
+    const key = label.trim().toLowerCase();
+    if (key && !seen.has(key)) {
+      seen.add(key);
+      labels.push(label.trim());
+    }
+  }
+  return labels.join('\n');
 }
 
 /**
- * Writes a source's chunks with their tsvector, their BM25 postings (one per lexeme, tf = its number of
- * positions) and adds them to the knowledge base's statistics, in SQL. Call inside the caller's transaction.
- * Returns the new chunk ids in ordinal order.
+ * Writes a source's chunks with their tsvector (labels at weight A, text at weight D), their BM25 postings (one per
+ * lexeme: tf = its positions in the text, label_tf = its positions in the labels; the length counts the text only)
+ * and adds them to the knowledge base's statistics, in SQL. Call inside the caller's transaction. Returns the new
+ * chunk ids in ordinal order.
  */
 export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<string[]> {
   const ids: string[] = [];
@@ -46,7 +61,7 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
     const rows = input.chunks.slice(start, start + BATCH).map((chunk) => ({
       ordinal: chunk.ordinal,
       text: storableText(chunk.text),
-      indexed: storableText(indexedText(chunk)),
+      labels: storableText(labelsOf(input.title, chunk.headingPath)),
       heading_path: chunk.headingPath.map(storableText),
       page: chunk.page,
       char_count: chunk.charCount,
@@ -55,9 +70,10 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
     }));
     const result = await tx.execute<{ id: string }>(sql`
       with input as (
-        select x.*, to_tsvector(${input.config}::regconfig, x.indexed) as tsv
+        select x.*,
+          setweight(to_tsvector(${input.config}::regconfig, x.labels), 'A') || to_tsvector(${input.config}::regconfig, x.text) as tsv
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-          ordinal int, text text, indexed text, heading_path jsonb, page int, char_count int, word_count int, hash text
+          ordinal int, text text, labels text, heading_path jsonb, page int, char_count int, word_count int, hash text
         )
       ),
       inserted as (
@@ -67,14 +83,15 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
         )
         select ${input.tenantId}, ${input.knowledgeBaseId}::uuid, ${input.sourceId}::uuid, i.ordinal, i.text,
           i.heading_path, i.page,
-          (select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(i.tsv) u)::int,
+          (select count(*) from unnest(i.tsv) u, unnest(u.weights) w where w = 'D')::int,
           i.char_count, i.word_count, i.hash, i.tsv
         from input i
         returning id, ordinal, length, tsv
       ),
       postings as (
-        insert into knowledge_postings (tenant_id, knowledge_base_id, lexeme, chunk_id, tf, length)
-        select ${input.tenantId}, ${input.knowledgeBaseId}::uuid, u.lexeme, c.id, array_length(u.positions, 1), c.length
+        insert into knowledge_postings (tenant_id, knowledge_base_id, lexeme, chunk_id, tf, label_tf, length)
+        select ${input.tenantId}, ${input.knowledgeBaseId}::uuid, u.lexeme, c.id,
+          cardinality(array_positions(u.weights, 'D')), cardinality(array_positions(u.weights, 'A')), c.length
         from inserted c, unnest(c.tsv) u
       ),
       stats as (

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
-import { bm25Idf, bm25Term, searchKeyword } from './bm25';
+import { bm25Frequency, bm25Idf, bm25Term, searchKeyword } from './bm25';
 import { indexChunks } from './index-store';
 import { addKnowledgeBase, addSource, addTenant, chunkOf } from './test-helpers';
 
@@ -66,6 +66,7 @@ export async function indexQaSet(
         knowledgeBaseId: kb.id,
         sourceId,
         config: kb.config,
+        title: chapter,
         chunks: paragraphs.map((p, ordinal) => chunkOf(ordinal, p.text, [chapter])),
       }),
     );
@@ -78,10 +79,14 @@ interface Posting {
   lexeme: string;
   chunkId: string;
   tf: number;
+  labelTf: number;
   length: number;
 }
 
-/** Textbook BM25 (k1 0.9, b 0.4, idf ln(1 + (N - df + 0.5) / (df + 0.5))) over postings, best first. */
+/**
+ * Textbook BM25 (k1 0.9, b 0.4, idf ln(1 + (N - df + 0.5) / (df + 0.5))) over postings, best first; a label
+ * occurrence counts BM25_LABEL_WEIGHT of a text occurrence.
+ */
 export function referenceRanking(
   postingsByLexeme: ReadonlyMap<string, readonly Posting[]>,
   n: number,
@@ -93,7 +98,10 @@ export function referenceRanking(
     const matching = postingsByLexeme.get(lexeme) ?? [];
     const idf = bm25Idf(n, matching.length);
     for (const p of matching)
-      scores.set(p.chunkId, (scores.get(p.chunkId) ?? 0) + bm25Term(idf, p.tf, p.length, avgLength));
+      scores.set(
+        p.chunkId,
+        (scores.get(p.chunkId) ?? 0) + bm25Term(idf, bm25Frequency(p.tf, p.labelTf), p.length, avgLength),
+      );
   }
   return [...scores]
     .map(([chunkId, score]) => ({ chunkId, score }))
@@ -120,7 +128,7 @@ export async function evaluateQaSet(
   const { tenantId, knowledgeBaseId, paragraphOf } = indexed;
   const postings = rowsOf<Posting>(
     await db.execute(sql`
-      select lexeme, chunk_id as "chunkId", tf, length from knowledge_postings
+      select lexeme, chunk_id as "chunkId", tf, label_tf as "labelTf", length from knowledge_postings
       where tenant_id = ${tenantId} and knowledge_base_id = ${knowledgeBaseId}::uuid
     `),
   );

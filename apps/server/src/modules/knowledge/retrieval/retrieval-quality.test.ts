@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../../db/client';
 import { openTestDatabase } from '../../../test/app';
-import { bm25Idf, bm25Term, searchKeyword, type KeywordHit } from './bm25';
+import { bm25Frequency, bm25Idf, bm25Term, searchKeyword, type KeywordHit } from './bm25';
 import { indexChunks } from './index-store';
 import { addKnowledgeBase, addSource, addTenant, chunkOf } from './test-helpers';
 
@@ -26,10 +26,14 @@ interface Posting {
   lexeme: string;
   chunkId: string;
   tf: number;
+  labelTf: number;
   length: number;
 }
 
-/** Textbook BM25 over the same postings, in plain TypeScript: the reference the SQL ranking must equal. */
+/**
+ * Textbook BM25 over the same postings (a label occurrence at its weight), in plain TypeScript: the reference the
+ * SQL ranking must equal.
+ */
 function referenceRanking(
   postings: readonly Posting[],
   n: number,
@@ -41,7 +45,10 @@ function referenceRanking(
     const matching = postings.filter((p) => p.lexeme === lexeme);
     const idf = bm25Idf(n, matching.length);
     for (const p of matching)
-      scores.set(p.chunkId, (scores.get(p.chunkId) ?? 0) + bm25Term(idf, p.tf, p.length, avgLength));
+      scores.set(
+        p.chunkId,
+        (scores.get(p.chunkId) ?? 0) + bm25Term(idf, bm25Frequency(p.tf, p.labelTf), p.length, avgLength),
+      );
   }
   return [...scores]
     .map(([chunkId, score]) => ({ chunkId, score }))
@@ -71,6 +78,7 @@ describe('keyword retrieval quality on the help-centre fixture', () => {
           knowledgeBaseId: kb.id,
           sourceId,
           config: kb.config,
+          title: section,
           chunks: paragraphs.map((p, ordinal) => chunkOf(ordinal, p.text, p.section)),
         }),
       );
@@ -112,7 +120,7 @@ describe('keyword retrieval quality on the help-centre fixture', () => {
     const db = database.db;
     const postings = rowsOf<Posting>(
       await db.execute(sql`
-        select lexeme, chunk_id as "chunkId", tf, length from knowledge_postings
+        select lexeme, chunk_id as "chunkId", tf, label_tf as "labelTf", length from knowledge_postings
         where tenant_id = ${TENANT} and knowledge_base_id = ${knowledgeBaseId}::uuid
       `),
     );

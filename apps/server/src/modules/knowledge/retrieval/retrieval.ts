@@ -13,7 +13,7 @@ export {
   deleteSourceChunks,
   indexChunks,
   indexQa,
-  indexedText,
+  labelsOf,
   type IndexChunksInput,
   type IndexQaInput,
   type QaPairInput,

@@ -58,7 +58,7 @@ export interface StoredStats {
   totalLength: number;
 }
 
-/** The statistics as stored, beside the same figures recomputed from the chunks and their tsvectors. */
+/** The statistics as stored, beside the same figures recomputed from the chunks and their tsvectors (text only). */
 export async function statsOf(
   db: Db,
   tenantId: string,
@@ -69,7 +69,7 @@ export async function statsOf(
   `);
   const recomputed = await db.execute(sql`
     select c.knowledge_base_id as "knowledgeBaseId", count(*)::int as "chunkCount",
-      sum((select coalesce(sum(array_length(u.positions, 1)), 0) from unnest(c.tsv) u))::int as "totalLength"
+      sum((select count(*) from unnest(c.tsv) u, unnest(u.weights) w where w = 'D'))::int as "totalLength"
     from knowledge_chunks c where c.tenant_id = ${tenantId} group by c.knowledge_base_id order by c.knowledge_base_id
   `);
   return { stored: rowsOf<StoredStats>(stored), recomputed: rowsOf<StoredStats>(recomputed) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveAnswer, truncateSentence } from './extractive';
+import { extractiveAnswer, shortenSentence } from './extractive';
 import { HELP_CENTRE, QUESTIONS } from './fixtures/help-centre';
 import { splitSentences, terms } from './text';
 import type { Passage } from './types';
@@ -230,29 +230,71 @@ describe('extractive answer', () => {
     expect(ask(passage(changed))?.answer).toBe(`${changed} [1]`);
   });
 
-  it('cuts a very long sentence to a window of whole words around the question terms', () => {
+  it('quotes a long sentence whole when it fits, and shortens a longer one only at clause boundaries', () => {
+    const sentence =
+      'You can return an item within thirty days of delivery, provided that it is unused and in its original ' +
+      'packaging; the refund is paid to the card you used, and it usually arrives within five working days, ' +
+      'although some banks take longer to show it on your statement.';
+    const ask = (maxSentenceChars: number) =>
+      extractiveAnswer({
+        question: 'When is the refund paid to my card?',
+        passages: [passage('r', sentence)],
+        maxSentenceChars,
+      })?.citations[0]?.sentence;
+    expect(ask(400)).toBe(sentence);
+    // The earliest run of clauses that holds "refund", "paid" and "card" and fits, grown while it fits.
+    expect(ask(160)).toBe(
+      'You can return an item within thirty days of delivery, provided that it is unused and in its original ' +
+        'packaging; the refund is paid to the card you used…',
+    );
+    expect(ask(100)).toBe(
+      '…provided that it is unused and in its original packaging; the refund is paid to the card you used…',
+    );
+    expect(ask(60)).toBe('…the refund is paid to the card you used…');
+  });
+
+  it('never cuts through the words that matched: the clauses between them stay whole, even past the limit', () => {
+    const sentence =
+      'Because our partner changed its timetable this spring, parcels to Norway are collected by our courier ' +
+      'on Mondays, which means that an order placed on a Tuesday waits almost a week – and customs in Oslo may ' +
+      'hold it for another two or three days before the local post office delivers it to the address on the order.';
+    const wanted = new Set(
+      terms('When are parcels to Norway collected, and how long do customs hold them?', 'en'),
+    );
+    const quoted = shortenSentence(sentence, wanted, 'en', 150);
+    expect(quoted).toBe(`…${sentence.slice(sentence.indexOf('parcels to Norway'))}`);
+    expect(quoted.length).toBeGreaterThan(150);
+  });
+
+  it('shortens a sentence without clause boundaries to its words only when it is far past the limit', () => {
     const filler = (word: string, count: number) => Array.from({ length: count }, () => word).join(' ');
     const sentence = `${filler('lorem', 60)} the warranty covers accidental damage ${filler('ipsum', 60)}.`;
-    const result = extractiveAnswer({
-      question: 'Does the warranty cover damage?',
-      passages: [passage('w', sentence)],
-      maxSentenceChars: 120,
-    });
-    const quoted = result?.citations[0]?.sentence ?? '';
-    expect(quoted.length).toBeLessThanOrEqual(120);
-    expect(quoted).toContain('warranty covers accidental damage');
+    const quoted = shortenSentence(sentence, new Set(terms('warranty damage', 'en')), 'en', 120);
+    expect(quoted.length).toBeLessThanOrEqual(240 + 2);
+    expect(quoted).toContain('the warranty covers accidental damage');
     expect(quoted.startsWith('…')).toBe(true);
     expect(quoted.endsWith('…')).toBe(true);
-    const whole = new Set(['lorem', 'ipsum', 'the', 'warranty', 'covers', 'accidental', 'damage']);
+    expect(shortenSentence('short one.', new Set(), 'en', 50)).toBe('short one.');
     expect(
-      quoted
-        .replaceAll('…', '')
-        .split(' ')
-        .filter((word) => !whole.has(word)),
-    ).toEqual([]);
-    expect(truncateSentence('short one.', new Set(), 'en', 50)).toBe('short one.');
-    const giant = truncateSentence(`${'x'.repeat(500)} tail`, new Set(['tail']), 'en', 100);
-    expect(giant.length).toBeLessThanOrEqual(100);
+      shortenSentence(`${'x'.repeat(500)} tail`, new Set(['tail']), 'en', 100).length,
+    ).toBeLessThanOrEqual(202);
+  });
+
+  it('cuts German and French sentences after commas, and before their conjunctions only when far too long', () => {
+    const german =
+      'Die Rücksendung ist innerhalb von dreißig Tagen kostenlos, wenn die Ware unbenutzt ist, und die ' +
+      'Erstattung erfolgt auf das Konto, mit dem Sie bezahlt haben, sobald das Paket in unserem Lager in ' +
+      'Hamburg geprüft wurde, was meistens drei Werktage dauert.';
+    const de = shortenSentence(german, new Set(terms('Wann erfolgt die Erstattung?', 'de')), 'de', 120);
+    expect(de).toBe(
+      '…wenn die Ware unbenutzt ist, und die Erstattung erfolgt auf das Konto, mit dem Sie bezahlt haben…',
+    );
+    const french =
+      "Vous pouvez modifier l'adresse de livraison tant que la commande n'est pas expédiée mais une fois le " +
+      'colis remis au transporteur la modification doit être demandée directement au transporteur qui ' +
+      'facture parfois des frais supplémentaires pour ce service.';
+    const fr = shortenSentence(french, new Set(terms('Qui facture des frais ?', 'fr')), 'fr', 60);
+    expect(fr).toBe('…qui facture parfois des frais supplémentaires pour ce service.');
   });
 });
 

@@ -11,7 +11,10 @@ export interface ExtractiveInput {
   maxSentences?: number;
   /** How many of the top passages the sentences are taken from; default 3. */
   maxPassages?: number;
-  /** A longer sentence is cut to the window of this many characters that holds most question terms; default 320. */
+  /**
+   * A sentence is quoted whole up to this many characters; a longer one is shortened at clause boundaries, keeping
+   * the clauses with question terms; default 640 (sentences that long are rare, and a cut loses what they say).
+   */
   maxSentenceChars?: number;
 }
 
@@ -37,6 +40,7 @@ const B = 0.5;
 // Added to a sentence's score for coming from a better-ranked passage: this much for the first, half for the second…
 const RANK_BONUS = 0.3;
 const MIN_SENTENCE_CHARS = 12;
+const MAX_SENTENCE_CHARS = 640;
 const MIN_SENTENCE_WORDS = 3;
 const HEADING_MAX_WORDS = 8;
 
@@ -124,36 +128,140 @@ function analysedSentences(passage: Passage, language: string): readonly Quotabl
   return sentences;
 }
 
-/** Cuts a sentence longer than `maxChars` to the run of whole words that holds the most question terms. */
-export function truncateSentence(
+// Conjunctions that open a clause: a sentence may be shortened just before one. "And" and "or" are left out, as
+// they join words as often as clauses ("two or three days").
+const CONJUNCTIONS: Record<string, string> = {
+  en: 'but yet because although though whereas while unless which',
+  de: 'aber denn sondern weil obwohl während dass',
+  fr: 'mais car donc puis parce lorsque tandis qui',
+  es: 'pero sino porque aunque mientras pues que',
+  it: 'ma oppure perché sebbene mentre quindi che',
+  pt: 'mas porque embora enquanto pois que',
+  nl: 'maar want omdat hoewel terwijl dus die',
+};
+const conjunctionPatterns = new Map(
+  Object.entries(CONJUNCTIONS).map(([language, words]) => [
+    language,
+    new RegExp(`\\s(?=(?:${words.split(' ').join('|')})\\s)`, 'giu'),
+  ]),
+);
+// After a comma, semicolon or colon and before a dash, each followed or set off by a space.
+const CLAUSE_PUNCTUATION = /[,;:](?=\s)|\s(?=[-–—]{1,2}\s)/gu;
+const DANGLING = /[\s,;:–—-]+$/u;
+const LEADING_DASH = /^[-–—]+\s*/u;
+/** A sentence whose question terms lie further apart than this many times the length limit is shortened further. */
+const SPREAD_FACTOR = 2;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * The clauses of a sentence as ranges that cover it: cut after , ; : and before a dash, and with `conjunctions`
+ * also before a conjunction (a weaker boundary, used only when the others leave too long a quote).
+ */
+function clausesOf(sentence: string, language: string, conjunctions: boolean): Span[] {
+  const cuts = new Set<number>();
+  for (const match of sentence.matchAll(CLAUSE_PUNCTUATION)) cuts.add(match.index + 1);
+  const pattern = conjunctions ? conjunctionPatterns.get(language) : undefined;
+  if (pattern) for (const match of sentence.matchAll(pattern)) cuts.add(match.index + 1);
+  const ends = [...cuts].filter((cut) => cut > 0 && cut < sentence.length).sort((a, b) => a - b);
+  const spans: Span[] = [];
+  let start = 0;
+  for (const end of [...ends, sentence.length]) {
+    if (sentence.slice(start, end).trim()) spans.push({ start, end });
+    else if (spans.length > 0) spans[spans.length - 1] = { start: spans[spans.length - 1]?.start ?? 0, end };
+    start = end;
+  }
+  return spans;
+}
+
+/**
+ * The run of `units` no longer than `budget` characters (or a single longer unit) that holds the most distinct
+ * wanted terms, the earliest of equals, grown by whole units while it fits: the unit before first, then after.
+ */
+function bestRun(
+  units: readonly Span[],
+  found: ReadonlyArray<ReadonlySet<string>>,
+  budget: number,
+): { from: number; to: number } {
+  const size = (from: number, to: number) => (units[to - 1]?.end ?? 0) - (units[from]?.start ?? 0);
+  let best = { from: 0, to: 1, count: -1 };
+  for (let from = 0; from < units.length; from++) {
+    const seen = new Set<string>();
+    for (let to = from + 1; to <= units.length && (to === from + 1 || size(from, to) <= budget); to++) {
+      for (const term of found[to - 1] ?? []) seen.add(term);
+      if (seen.size > best.count) best = { from, to, count: seen.size };
+    }
+  }
+  let { from, to } = best;
+  for (;;) {
+    if (from > 0 && size(from - 1, to) <= budget) from--;
+    else if (to < units.length && size(from, to + 1) <= budget) to++;
+    else break;
+  }
+  return { from, to };
+}
+
+/**
+ * A sentence as quoted in an answer: whole when it has at most `maxChars` characters. A longer one is shortened at
+ * clause boundaries only, never through the words that matched: the clauses (cut after a comma, semicolon or
+ * colon, or before a dash) from the first to the last that holds a question term are kept whole, with the clauses
+ * around them while they fit in `maxChars` (the one before first), even when they alone are longer. Only when they
+ * span more than twice the limit do they give way to the run of clauses, now also cut before conjunctions, that
+ * holds the most question terms within twice the limit, and a single clause that long to its words. An ellipsis
+ * marks each end that was left out.
+ */
+export function shortenSentence(
   sentence: string,
-  wanted: Set<string>,
+  wanted: ReadonlySet<string>,
   language: string,
   maxChars: number,
 ): string {
   if (sentence.length <= maxChars) return sentence;
-  const words = Array.from(sentence.matchAll(/\S+/g), (m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-  }));
-  const hits = [0];
-  for (const word of words) {
-    const hit = terms(sentence.slice(word.start, word.end), language).some((term) => wanted.has(term));
-    hits.push((hits.at(-1) ?? 0) + (hit ? 1 : 0));
+  const termsIn = (span: Span) =>
+    new Set(terms(sentence.slice(span.start, span.end), language).filter((term) => wanted.has(term)));
+  const clauses = clausesOf(sentence, language, false);
+  const found = clauses.map(termsIn);
+  const first = Math.max(
+    0,
+    found.findIndex((set) => set.size > 0),
+  );
+  const last = Math.max(
+    first,
+    found.findLastIndex((set) => set.size > 0),
+  );
+  const covering = (clauses[last]?.end ?? sentence.length) - (clauses[first]?.start ?? 0);
+  const budget = SPREAD_FACTOR * maxChars;
+  let span: Span;
+  if (covering <= maxChars) {
+    const { from, to } = bestRun(clauses, found, maxChars);
+    span = { start: clauses[from]?.start ?? 0, end: clauses[to - 1]?.end ?? sentence.length };
+  } else if (covering <= budget) {
+    span = { start: clauses[first]?.start ?? 0, end: clauses[last]?.end ?? sentence.length };
+  } else {
+    const finer = clausesOf(sentence, language, true);
+    const run = bestRun(finer, finer.map(termsIn), budget);
+    span = { start: finer[run.from]?.start ?? 0, end: finer[run.to - 1]?.end ?? sentence.length };
+    if (span.end - span.start > budget) {
+      // One clause longer than twice the limit: its words are the units.
+      const inner = sentence.slice(span.start, span.end);
+      const offset = span.start;
+      const words = Array.from(inner.matchAll(/\S+/g), (m) => ({
+        start: offset + m.index,
+        end: offset + m.index + m[0].length,
+      }));
+      const byWord = bestRun(words, words.map(termsIn), budget);
+      span = { start: words[byWord.from]?.start ?? span.start, end: words[byWord.to - 1]?.end ?? span.end };
+    }
   }
-  // Room for the two ellipses.
-  const budget = Math.max(1, maxChars - 2);
-  let best = { from: 0, to: 1, hits: -1 };
-  let to = 0;
-  words.forEach((first, from) => {
-    to = Math.max(to, from + 1);
-    while (to < words.length && (words[to]?.end ?? Infinity) - first.start <= budget) to++;
-    const count = (hits[to] ?? 0) - (hits[from] ?? 0);
-    if (count > best.hits) best = { from, to, hits: count };
-  });
-  const start = words[best.from]?.start ?? 0;
-  const end = Math.min(words[best.to - 1]?.end ?? sentence.length, start + budget);
-  return `${best.from > 0 ? '…' : ''}${sentence.slice(start, end)}${end < sentence.length ? '…' : ''}`;
+  const cutStart = span.start > 0;
+  const cutEnd = span.end < sentence.length;
+  let quoted = sentence.slice(span.start, span.end).trim();
+  if (cutStart) quoted = quoted.replace(LEADING_DASH, '');
+  if (cutEnd) quoted = quoted.replace(DANGLING, '');
+  return `${cutStart ? '…' : ''}${quoted}${cutEnd ? '…' : ''}`;
 }
 
 /**
@@ -166,7 +274,7 @@ export function extractiveAnswer(input: ExtractiveInput): ExtractiveAnswer | nul
   const language = baseLanguage(input.language);
   const maxSentences = Math.max(1, Math.floor(input.maxSentences ?? 2));
   const maxPassages = Math.max(1, Math.floor(input.maxPassages ?? 3));
-  const maxSentenceChars = Math.max(40, Math.floor(input.maxSentenceChars ?? 320));
+  const maxSentenceChars = Math.max(40, Math.floor(input.maxSentenceChars ?? MAX_SENTENCE_CHARS));
   const wanted = new Set(terms(input.question, language));
   if (wanted.size === 0) return null;
 
@@ -223,7 +331,7 @@ export function extractiveAnswer(input: ExtractiveInput): ExtractiveAnswer | nul
     return {
       n,
       chunkId: passage.chunkId,
-      sentence: truncateSentence(candidate.text, wanted, language, maxSentenceChars),
+      sentence: shortenSentence(candidate.text, wanted, language, maxSentenceChars),
     };
   });
   return {

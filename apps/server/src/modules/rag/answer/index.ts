@@ -1,7 +1,7 @@
 export { mapCitations, renderContext, type MappedCitations, type RenderedContext } from './citations';
 export {
   extractiveAnswer,
-  truncateSentence,
+  shortenSentence,
   type ExtractiveAnswer,
   type ExtractiveCitation,
   type ExtractiveInput,
