@@ -33,6 +33,7 @@ import {
   type RunnerDeps,
   runTestRun,
 } from './bot-tests.service';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 /*
  * Staff chat and bot test suites against real databases (PGlite and PostgreSQL) and the local OpenAI-compatible
@@ -92,7 +93,7 @@ const expectError = (response: { statusCode: number; json: () => unknown }, stat
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000' } });
+  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   server = await startOpenAICompatibleServer({ reply: REPLY });
   const secret = await loadAuthSecret(t.database.db, t.env);
   runner = {
@@ -101,6 +102,7 @@ beforeAll(async () => {
     answers: {
       db: t.database.db,
       secretBox: createSecretBox(secret, 'model-api-key'),
+      modelFetch: loopbackModelFetch,
       log: t.app.log,
       modelTimeoutMs: 3000,
     },
@@ -278,7 +280,9 @@ describe('staff chat', () => {
     'counts a per-user budget: one user over the limit gets 429 while another still chats',
     { timeout: 60_000 },
     async () => {
-      const limited = await createTestApp({ env: { BOT_CHAT_RATE_LIMIT: '2' } });
+      const limited = await createTestApp({
+        env: { BOT_CHAT_RATE_LIMIT: '2', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+      });
       try {
         const users = await makeOmniragTenants(limited, { a: 'lim-a', b: 'lim-b', noRag: 'lim-n' });
         const botOf = async (caller: Caller) => {
@@ -593,7 +597,10 @@ describe('judging', () => {
 
 describe('test runs through the job queue', () => {
   it('works a queued run in the background until it is done', { timeout: 60_000 }, async () => {
-    const withJobs = await createTestApp({ jobs: { pollingIntervalSeconds: 1 } });
+    const withJobs = await createTestApp({
+      env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+      jobs: { pollingIntervalSeconds: 1 },
+    });
     try {
       const users = await makeOmniragTenants(withJobs, { a: 'job-a', b: 'job-b', noRag: 'job-n' });
       const created = await injectAs(withJobs, 'POST', '/v1/bots', users.alice, {

@@ -43,6 +43,7 @@ import {
   startRun,
   updateCase,
 } from './bot-tests.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -90,6 +91,7 @@ export async function botTestingRoutes(
   const answers: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
   };

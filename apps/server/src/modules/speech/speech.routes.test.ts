@@ -382,7 +382,7 @@ describe('POST /v1/language', () => {
       target: 'en',
     });
     expect(blocked.statusCode).toBe(502);
-    expect(blocked.json<{ message: string }>().message).toContain('not allowed');
+    expect(blocked.json<{ message: string }>().message).toContain('Refused by the private-address rule');
   });
 
   it('answers 501 when the bot has no translator', async () => {
