@@ -649,6 +649,8 @@ function streamBody(response: IncomingMessage, url: URL, maxBytes: number): Read
     response.destroy();
     cap.destroy(error);
   };
+  // A reader that stops early (a cancelled stream, a body past the cap) closes the connection too.
+  cap.once('close', () => response.destroy());
   if (decoder) {
     const decoding = decoder();
     decoding.on('error', fail);
