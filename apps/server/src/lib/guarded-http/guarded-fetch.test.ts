@@ -15,6 +15,7 @@ import {
   describeFetchError,
   FetchError,
   type FetchErrorCode,
+  precheckUrl,
   PRIVATE_SITE_HINT,
   refusalReasonFor,
   type ResolvedAddress,
@@ -704,6 +705,43 @@ describe('guarded fetch: allowed local site', () => {
     const ranged = createGuardedFetch({ lookup, allowAddresses: ['127.0.0.0/8'] });
     expect((await refusal(ranged(`http://127.0.0.1:25/`))).code).toBe('fetch/blocked-port');
     expect(connections).toBe(connectionsBefore);
+  });
+
+  it('prechecks an address before it is stored, without DNS, and returns it in its one normalised form', () => {
+    const refusedCode = (raw: string) => {
+      try {
+        precheckUrl(raw);
+        return 'accepted';
+      } catch (error) {
+        return (error as FetchError).code;
+      }
+    };
+    for (const raw of [
+      'HTTP://127.0.0.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://[::1]/',
+      'http://[0:0:0:0:0:ffff:7f00:1]/',
+      'http://[fe80::1]/',
+      'http://localhost./',
+      'http://Api.LOCALHOST/',
+      'http://10.0.0.1./',
+    ])
+      expect(refusedCode(raw), raw).toBe('fetch/blocked-address');
+    expect(refusedCode('http://metadata.google.internal./')).toBe('fetch/blocked-host');
+    expect(refusedCode('http://0xa9fea9fe/')).toBe('fetch/blocked-host');
+    expect(refusedCode('https://user@example.com/')).toBe('fetch/credentials-in-url');
+    expect(refusedCode('javascript:alert(1)')).toBe('fetch/unsupported-scheme');
+    expect(refusedCode('http://example.com\\@10.0.0.1/')).toBe('fetch/invalid-url');
+    expect(refusedCode('http://example.com:22/')).toBe('fetch/blocked-port');
+    expect(precheckUrl('HTTPS://Example.COM:443/A/../b?x#y').href).toBe('https://example.com/b?x#y');
+    expect(precheckUrl('http://m\u00fcnchen.example/').href).toBe('http://xn--mnchen-3ya.example/');
+    expect(precheckUrl('http://example.com./').hostname).toBe('example.com.');
+    // The operator's allow list opens a private site here as it does when fetching.
+    expect(precheckUrl('http://10.0.0.1:8080/', { allowAddresses: ['10.0.0.0/8'] }).href).toBe(
+      'http://10.0.0.1:8080/',
+    );
   });
 
   it('tells a master, and only a master, how a refused private site is allowed', async () => {
