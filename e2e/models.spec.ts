@@ -9,7 +9,7 @@ import {
 
 // /model is for a master of a level-1 organisation: the platform's administrator.
 const MASTER = { email: 'admin@example.com', password: 'Models-Spec-Master-Passw0rd' };
-test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password } });
+test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password, FETCH_ALLOW_ADDRESSES: '127.0.0.1' } });
 
 const API_KEY = 'sk-e2e-model-key-0123456789-LAST';
 

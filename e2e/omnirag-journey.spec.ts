@@ -10,7 +10,7 @@ import {
 
 // The platform master's organisation holds the omnirag subscription and may add model connections on /model.
 const MASTER = { email: 'admin@example.com', password: 'Omnirag-Journey-Master-Passw0rd' };
-test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password } });
+test.use({ serverEnv: { ADMIN_PASSWORD: MASTER.password, FETCH_ALLOW_ADDRESSES: '127.0.0.1' } });
 
 // Three pages, one sentence each: page two says the ferry leaves at noon.
 const PDF = readFileSync(`${REPO_ROOT}apps/server/src/modules/knowledge/ingest/fixtures/three-pages.pdf`);

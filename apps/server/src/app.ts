@@ -42,7 +42,7 @@ import { indexRoutes } from './modules/indexes/indexes.routes';
 import { queueEmbeddingForKnowledge, startEmbedding } from './modules/indexes/embedding';
 import { registerVectorSearch } from './modules/indexes/search';
 import { createSecretBox } from './lib/secret-box';
-import { createGuardedFetch } from './lib/guarded-http/guarded-fetch';
+import { createGuardedFetch, createGuardedWebFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
 import { speechRoutes } from './modules/speech/speech.routes';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
@@ -243,7 +243,8 @@ export async function buildApp({
   await integrationRoutes(app, { auth, db, env });
   await visitorRoutes(app, { db, env });
   const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
-  registerVectorSearch(db, { secretBox: modelKeys, pgvector: database.vectorEnabled });
+  const modelFetch = createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES });
+  registerVectorSearch(db, { secretBox: modelKeys, modelFetch, pgvector: database.vectorEnabled });
   await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
   await registerWidgetFiles(app, {
     db,
@@ -281,6 +282,7 @@ export async function buildApp({
       await startEmbedding(runner, {
         db,
         secretBox: modelKeys,
+        modelFetch,
         pgvector: database.vectorEnabled,
         log: app.log,
       });

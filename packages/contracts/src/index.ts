@@ -12,6 +12,7 @@ export * from './indexes';
 export * from './rags';
 export * from './qa-csv';
 export * from './masks';
+export * from './secret-endpoint';
 export * from './widget-config';
 export * from './bots';
 export * from './widget-api';

@@ -7,6 +7,7 @@ import {
   MaskPatternSchema,
   maskingDisclaimer,
 } from './masks';
+import { isSameSecretEndpoint } from './secret-endpoint';
 import { safeString } from './text';
 
 export const WIDGET_DESCRIPTION_MAX = 165;
@@ -518,6 +519,39 @@ export function maskedWidgetConfig(config: WidgetConfig): WidgetConfig {
 export function mergeWidgetConfigSecrets(incoming: WidgetConfig, stored: WidgetConfig): WidgetConfig {
   return mapWidgetConfigSecrets(incoming, (value, path) =>
     isMaskedSecret(value) ? secretAt(stored, path) : value,
+  );
+}
+
+/**
+ * The address fields each secret of the configuration is sent to. A stored secret is bound to them: it is kept
+ * only while they name the endpoint it was entered for. The AWS keys go only to AWS's own endpoints, which follow
+ * from the region, so no address binds them.
+ */
+export const WIDGET_CONFIG_SECRET_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
+  'google.serviceAccountKey': ['google.url', 'google.feedback_url', 'google.translate_url', 'google.tts_url'],
+  'aws.key': [],
+  'aws.secret': [],
+  'genesys.clientSecret': ['genesys.SERVER_URL'],
+  'openai.apiKey': ['openai.url'],
+  'libretranslate.apiKey': ['libretranslate.url'],
+};
+
+/**
+ * The secret paths whose stored value `after` keeps (per `kept`) although one of its address fields names another
+ * endpoint than in `before`: each must be entered again.
+ */
+export function secretsKeptAcrossEndpoints(
+  before: WidgetConfig,
+  after: WidgetConfig,
+  kept: (path: string) => boolean,
+): string[] {
+  return WIDGET_CONFIG_SECRET_PATHS.filter(
+    (path) =>
+      secretAt(before, path) !== '' &&
+      kept(path) &&
+      (WIDGET_CONFIG_SECRET_ENDPOINTS[path] ?? []).some(
+        (field) => !isSameSecretEndpoint(secretAt(before, field), secretAt(after, field)),
+      ),
   );
 }
 

@@ -20,6 +20,7 @@ import { timeLimit } from '../test/time-limits';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
 import { makeSignedInUser, makeTenant, platformTenantId } from './accounts/accounts.fixtures';
 import { basicCredential } from './files/files.test-support';
+import { TEST_FETCH_ALLOW } from '../test/loopback-fetch';
 
 /*
  * The authorisation matrix of the bot template and integration routes, and tenant isolation through every one.
@@ -246,7 +247,7 @@ describe('bot template and integration authorisation matrix and tenant isolation
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000' } });
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '100000', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
     server = await startOpenAICompatibleServer({ reply: 'OK' });
     const platform = await platformTenantId(t);
     await makeTenant(t, { tenantId: tenantIds.A, parent: platform, type: '3', domain: 'a.mx.test' });

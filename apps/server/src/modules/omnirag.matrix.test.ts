@@ -36,6 +36,7 @@ import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../tes
 import { makeSignedInUser, makeTenant, platformTenantId } from './accounts/accounts.fixtures';
 import { basicCredential } from './files/files.test-support';
 import { runIngestion } from './knowledge/ingestion';
+import { TEST_FETCH_ALLOW } from '../test/loopback-fetch';
 
 /*
  * The authorisation matrix of the Omni RAG routes and the bot routes, and tenant isolation through every one of them.
@@ -903,7 +904,12 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { RATE_LIMIT_MAX: '100000', RAG_ANSWER_RATE_LIMIT: '100000', BOT_CHAT_RATE_LIMIT: '100000' },
+      env: {
+        RATE_LIMIT_MAX: '100000',
+        RAG_ANSWER_RATE_LIMIT: '100000',
+        BOT_CHAT_RATE_LIMIT: '100000',
+        FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW,
+      },
     });
     modelServer = await startOpenAICompatibleServer({ dimensions: 32 });
     const platform = await platformTenantId(t);

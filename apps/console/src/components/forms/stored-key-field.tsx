@@ -16,11 +16,16 @@ interface StoredKeyFieldProps {
   onAction: (action: KeyAction) => void;
   /** The PasswordInput props of the form's key field (value, onChange, error). */
   inputProps: PasswordInputProps;
+  /**
+   * Why the stored key cannot be kept as it is (its URL changed), shown while the key is kept; the form refuses
+   * to save until the key is replaced or removed.
+   */
+  keepError?: string | null;
 }
 
 /**
  * An API key that is write-only: typed in once, stored encrypted and only ever shown masked. An existing one is
- * kept unless the user chooses to replace or remove it.
+ * kept unless the user chooses to replace or remove it, and only while its URL stays the same.
  */
 export function StoredKeyField({
   stored,
@@ -29,6 +34,7 @@ export function StoredKeyField({
   action,
   onAction,
   inputProps,
+  keepError = null,
 }: StoredKeyFieldProps) {
   const input: ReactNode = (
     <PasswordInput
@@ -84,6 +90,11 @@ export function StoredKeyField({
           </Button>
         )}
       </Group>
+      {action === 'keep' && keepError && (
+        <Text size="sm" c="red" role="alert">
+          {keepError}
+        </Text>
+      )}
       {action === 'replace' && input}
     </Stack>
   );

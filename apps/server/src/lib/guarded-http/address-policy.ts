@@ -2,11 +2,26 @@ import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
+/** The rule that refuses an address: the kind of range it lies in. */
+export type AddressRule =
+  'private-address' | 'loopback' | 'link-local' | 'cloud-metadata' | 'reserved-address';
+
 /** Why an address may not be reached from the server on a tenant's behalf. */
 export interface AddressVerdict {
   allowed: boolean;
   /** Plain words that complete "... is <description>", e.g. "a private network address". */
   description: string;
+  /** The rule that refuses it; absent when the address is allowed. */
+  rule?: AddressRule;
+}
+
+/** The rule that refuses an address of this description. */
+export function ruleOf(description: string): AddressRule {
+  if (description.includes(METADATA)) return 'cloud-metadata';
+  if (description.includes(LOOPBACK)) return 'loopback';
+  if (description.includes(PRIVATE)) return 'private-address';
+  if (description.includes(LINK_LOCAL)) return 'link-local';
+  return 'reserved-address';
 }
 
 interface Range {
@@ -16,7 +31,7 @@ interface Range {
 
 const range = (cidr: string, description: string): Range => ({ cidr: ipaddr.parseCIDR(cidr), description });
 
-const LOOPBACK = 'a loopback address (this server itself)';
+const LOOPBACK = 'a loopback address';
 const PRIVATE = 'a private network address';
 const LINK_LOCAL = 'a link-local address';
 const METADATA = 'a cloud metadata service address';
@@ -209,5 +224,12 @@ export function isAllowed(entries: readonly AllowEntry[], address: Address, port
       entry.cidr[0].kind() === address.kind() &&
       address.match(entry.cidr) &&
       (entry.port === null || entry.port === port),
+  );
+}
+
+/** True when an allow-list entry names this address and exactly this port. */
+export function isAllowedPort(entries: readonly AllowEntry[], address: Address, port: number): boolean {
+  return entries.some(
+    (entry) => entry.port === port && entry.cidr[0].kind() === address.kind() && address.match(entry.cidr),
   );
 }

@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, describeFetchError, FetchError, type ResolvedAddress } from './guarded-fetch';
+import {
+  createGuardedFetch,
+  createGuardedWebFetch,
+  describeFetchError,
+  FetchError,
+  type FetchErrorCode,
+  precheckUrl,
+  PRIVATE_SITE_HINT,
+  refusalReasonFor,
+  type ResolvedAddress,
+} from './guarded-fetch';
 
 const servers: net.Server[] = [];
 
@@ -306,17 +316,17 @@ describe('guarded fetch: refused before any connection', () => {
       ['http://192.168.1.1/', 'fetch/blocked-address'],
       ['http://3232235777/', 'fetch/blocked-address'],
       ['http://100.64.0.1/', 'fetch/blocked-address'],
-      ['http://169.254.169.254/latest/meta-data/', 'fetch/blocked-address'],
-      ['http://2852039166/latest/meta-data/', 'fetch/blocked-address'],
-      ['http://0xa9.0xfe.0xa9.0xfe/', 'fetch/blocked-address'],
-      ['http://169.254.170.2/v2/credentials', 'fetch/blocked-address'],
-      ['http://100.100.100.200/latest/meta-data/', 'fetch/blocked-address'],
-      ['http://[fd00:ec2::254]/latest/meta-data/', 'fetch/blocked-address'],
+      ['http://169.254.169.254/latest/meta-data/', 'fetch/blocked-host'],
+      ['http://2852039166/latest/meta-data/', 'fetch/blocked-host'],
+      ['http://0xa9.0xfe.0xa9.0xfe/', 'fetch/blocked-host'],
+      ['http://169.254.170.2/v2/credentials', 'fetch/blocked-host'],
+      ['http://100.100.100.200/latest/meta-data/', 'fetch/blocked-host'],
+      ['http://[fd00:ec2::254]/latest/meta-data/', 'fetch/blocked-host'],
       ['http://metadata.google.internal/computeMetadata/v1/', 'fetch/blocked-host'],
       ['http://metadata.google.internal./computeMetadata/v1/', 'fetch/blocked-host'],
-      ['http://meta.test/', 'fetch/blocked-address'],
-      ['http://meta6.test/', 'fetch/blocked-address'],
-      ['http://alibaba.test/', 'fetch/blocked-address'],
+      ['http://meta.test/', 'fetch/blocked-host'],
+      ['http://meta6.test/', 'fetch/blocked-host'],
+      ['http://alibaba.test/', 'fetch/blocked-host'],
       ['http://internal.test/', 'fetch/blocked-address'],
       ['http://ula.test/', 'fetch/blocked-address'],
       ['http://cgnat.test/', 'fetch/blocked-address'],
@@ -326,9 +336,9 @@ describe('guarded fetch: refused before any connection', () => {
       ['http://[fc00::1]/', 'fetch/blocked-address'],
       ['http://[fd12:3456::1]/', 'fetch/blocked-address'],
       ['http://[::ffff:10.0.0.1]/', 'fetch/blocked-address'],
-      ['http://[::ffff:169.254.169.254]/', 'fetch/blocked-address'],
+      ['http://[::ffff:169.254.169.254]/', 'fetch/blocked-host'],
       ['http://[2002:a00:1::]/', 'fetch/blocked-address'],
-      ['http://[64:ff9b::a9fe:a9fe]/', 'fetch/blocked-address'],
+      ['http://[64:ff9b::a9fe:a9fe]/', 'fetch/blocked-host'],
       ['http://224.0.0.1/', 'fetch/blocked-address'],
       ['http://[ff02::1]/', 'fetch/blocked-address'],
       ['http://255.255.255.255/', 'fetch/blocked-address'],
@@ -394,7 +404,7 @@ describe('guarded fetch: refused before any connection', () => {
       [`http://mixed.test:${P}/`, 'fetch/blocked-address'],
       [`http://localhost:${P}/`, 'fetch/blocked-address'],
       ['http://10.0.0.1/', 'fetch/blocked-address'],
-      ['http://169.254.169.254/latest/meta-data/', 'fetch/blocked-address'],
+      ['http://169.254.169.254/latest/meta-data/', 'fetch/blocked-host'],
       ['http://metadata.google.internal/computeMetadata/v1/', 'fetch/blocked-host'],
       ['http://internal.test/', 'fetch/blocked-address'],
       ['file:///etc/passwd', 'fetch/unsupported-scheme'],
@@ -460,7 +470,7 @@ describe('guarded fetch: allowed local site', () => {
     const error = await refusal(rebinding(`http://rebind.test:${S}/redirect?to=/ok`));
     expect(error.code).toBe('fetch/blocked-address');
     expect(error.reason).toBe(
-      `The host rebind.test resolves to 10.0.0.1, a private network address, which is not allowed.`,
+      'Refused by the private-address rule: the host rebind.test resolves to 10.0.0.1, a private network address; only public internet addresses can be fetched.',
     );
     expect(answers).toBe(2);
   });
@@ -474,7 +484,8 @@ describe('guarded fetch: allowed local site', () => {
     // The certificate names secure.test only, so the bare address fails verification.
     const error = await refusal(secure(`https://127.0.0.1:${tlsPort}/`));
     expect(error.code).toBe('fetch/connection-failed');
-    expect(error.reason).toContain('certificate');
+    // A private address reads alike whatever failed, so the reason cannot tell an open port from a closed one.
+    expect(error.reason).toBe(`Could not fetch from 127.0.0.1:${tlsPort}: no HTTP answer came back.`);
     const untrusted = createGuardedFetch({ lookup, allowAddresses: [`127.0.0.1:${tlsPort}`] });
     expect((await refusal(untrusted(`https://secure.test:${tlsPort}/`))).code).toBe(
       'fetch/connection-failed',
@@ -597,34 +608,151 @@ describe('guarded fetch: allowed local site', () => {
     const closed = createGuardedFetch({ allowAddresses: ['127.0.0.1:1'] });
     const refusedConnection = await refusal(closed('http://127.0.0.1:1/'));
     expect(refusedConnection.code).toBe('fetch/connection-failed');
-    expect(refusedConnection.reason).toBe('Could not fetch from 127.0.0.1:1: the connection was refused.');
+    expect(refusedConnection.reason).toBe('Could not fetch from 127.0.0.1:1: no HTTP answer came back.');
     expect(describeFetchError(new Error('boom'))).toBe(
       'The address could not be fetched because of an unexpected error.',
     );
   });
 
-  it('explains refusals in plain words the ingestion can store', async () => {
+  it('has a Web fetch shape for client libraries, under the same rules, streaming and capping the body', async () => {
+    const webFetch = createGuardedWebFetch({ lookup, allowAddresses: ['127.0.0.1/32'], maxBytes: 1000 });
+    const echoed = await webFetch(`${base()}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      body: '{"a":1}',
+    });
+    expect([echoed.status, await echoed.text(), echoed.headers.get('x-seen-auth')]).toEqual([
+      200,
+      '{"a":1}',
+      'Bearer k',
+    ]);
+    // Any status comes back as a response for the library to read; a compressed body arrives decoded.
+    const missing = await webFetch(`${base()}/status/404`);
+    expect([missing.status, await missing.text()]).toEqual([404, 'status page']);
+    expect(await (await webFetch(`${base()}/gzip`)).text()).toBe('zipped text');
+    const redirected = await webFetch(`${base()}/redirect?to=/ok`);
+    expect([redirected.url, await redirected.text()]).toEqual([`${base()}/ok`, '<h1>hello</h1>']);
+    await expect((await webFetch(`${base()}/endless`)).arrayBuffer()).rejects.toThrow();
+    const connectionsBefore = connections;
+    const strict = createGuardedWebFetch({ lookup });
+    await expect(strict(`http://127.0.0.1:${P}/`)).rejects.toMatchObject({ code: 'fetch/blocked-address' });
+    const hop = `${base()}/redirect?to=${encodeURIComponent(`http://10.0.0.1/`)}`;
+    await expect(webFetch(hop)).rejects.toMatchObject({ code: 'fetch/blocked-address' });
+    expect(connections).toBe(connectionsBefore);
+  });
+
+  it('names the rule that refused, never calling an address "this server itself"', async () => {
     const strict = createGuardedFetch({ lookup });
-    expect((await refusal(strict('http://10.0.0.5/'))).reason).toBe(
-      'The address 10.0.0.5 is a private network address, which is not allowed.',
-    );
-    expect((await refusal(strict('http://internal.test/'))).reason).toBe(
-      'The host internal.test resolves to 10.0.0.1, a private network address, which is not allowed.',
-    );
-    expect((await refusal(strict('http://localhost:8080/'))).reason).toBe(
-      'The host localhost resolves to 127.0.0.1, a loopback address (this server itself), which is not allowed.',
-    );
-    expect((await refusal(strict('ftp://example.com/'))).reason).toBe(
-      'Only http and https addresses can be fetched; this one uses "ftp:".',
-    );
+    const connectionsBefore = connections;
+    const cases: [string, FetchErrorCode, string][] = [
+      [
+        'http://10.0.0.5/',
+        'fetch/blocked-address',
+        'Refused by the private-address rule: 10.0.0.5 is a private network address; only public internet addresses can be fetched.',
+      ],
+      [
+        'http://internal.test/',
+        'fetch/blocked-address',
+        'Refused by the private-address rule: the host internal.test resolves to 10.0.0.1, a private network address; only public internet addresses can be fetched.',
+      ],
+      [
+        'http://localhost:8080/',
+        'fetch/blocked-address',
+        'Refused by the loopback rule: the host localhost resolves to 127.0.0.1, a loopback address; only public internet addresses can be fetched.',
+      ],
+      [
+        'http://[fe80::1]/',
+        'fetch/blocked-address',
+        'Refused by the link-local rule: fe80::1 is a link-local address; only public internet addresses can be fetched.',
+      ],
+      [
+        'http://192.0.2.7/',
+        'fetch/blocked-address',
+        'Refused by the reserved-address rule: 192.0.2.7 is an address reserved for documentation; only public internet addresses can be fetched.',
+      ],
+      [
+        'http://2852039166/',
+        'fetch/blocked-host',
+        'Refused by the cloud-metadata rule: 169.254.169.254 is a cloud metadata service address; only public internet addresses can be fetched.',
+      ],
+      [
+        'ftp://example.com/',
+        'fetch/unsupported-scheme',
+        'Refused by the http-only rule: only http and https addresses can be fetched; this one uses "ftp:".',
+      ],
+      [
+        'http://93.184.215.14:25/',
+        'fetch/blocked-port',
+        'Refused by the port rule: port 25 belongs to another protocol and is not fetched over http.',
+      ],
+    ];
+    for (const [url, code, reason] of cases) {
+      const error = await refusal(strict(url));
+      expect({ url, code: error.code, reason: error.reason }).toEqual({ url, code, reason });
+      expect(error.reason).not.toContain('this server');
+    }
     const withPassword = await refusal(strict('https://user:hunter2@example.com/'));
+    expect([withPassword.code, withPassword.reason]).toEqual([
+      'fetch/credentials-in-url',
+      'Refused by the no-credentials rule: the address contains a user name or password.',
+    ]);
     expect(JSON.stringify({ ...withPassword, message: withPassword.message })).not.toContain('hunter2');
-    expect((await refusal(strict('http://2852039166/'))).reason).toBe(
-      'The address 169.254.169.254 is a cloud metadata service address, which is not allowed.',
-    );
     // An allow list never opens a metadata endpoint.
     const broad = createGuardedFetch({ lookup, allowAddresses: ['169.254.0.0/16', '100.64.0.0/10'] });
-    expect((await refusal(broad('http://169.254.169.254/'))).code).toBe('fetch/blocked-address');
-    expect((await refusal(broad('http://100.100.100.200/'))).code).toBe('fetch/blocked-address');
+    expect((await refusal(broad('http://169.254.169.254/'))).code).toBe('fetch/blocked-host');
+    expect((await refusal(broad('http://100.100.100.200/'))).code).toBe('fetch/blocked-host');
+    // A port of another protocol opens only when an entry names the address and that port.
+    const ranged = createGuardedFetch({ lookup, allowAddresses: ['127.0.0.0/8'] });
+    expect((await refusal(ranged(`http://127.0.0.1:25/`))).code).toBe('fetch/blocked-port');
+    expect(connections).toBe(connectionsBefore);
+  });
+
+  it('prechecks an address before it is stored, without DNS, and returns it in its one normalised form', () => {
+    const refusedCode = (raw: string) => {
+      try {
+        precheckUrl(raw);
+        return 'accepted';
+      } catch (error) {
+        return (error as FetchError).code;
+      }
+    };
+    for (const raw of [
+      'HTTP://127.0.0.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://[::1]/',
+      'http://[0:0:0:0:0:ffff:7f00:1]/',
+      'http://[fe80::1]/',
+      'http://localhost./',
+      'http://Api.LOCALHOST/',
+      'http://10.0.0.1./',
+    ])
+      expect(refusedCode(raw), raw).toBe('fetch/blocked-address');
+    expect(refusedCode('http://metadata.google.internal./')).toBe('fetch/blocked-host');
+    expect(refusedCode('http://0xa9fea9fe/')).toBe('fetch/blocked-host');
+    expect(refusedCode('https://user@example.com/')).toBe('fetch/credentials-in-url');
+    expect(refusedCode('javascript:alert(1)')).toBe('fetch/unsupported-scheme');
+    expect(refusedCode('http://example.com\\@10.0.0.1/')).toBe('fetch/invalid-url');
+    expect(refusedCode('http://example.com:22/')).toBe('fetch/blocked-port');
+    expect(precheckUrl('HTTPS://Example.COM:443/A/../b?x#y').href).toBe('https://example.com/b?x#y');
+    expect(precheckUrl('http://m\u00fcnchen.example/').href).toBe('http://xn--mnchen-3ya.example/');
+    expect(precheckUrl('http://example.com./').hostname).toBe('example.com.');
+    // The operator's allow list opens a private site here as it does when fetching.
+    expect(precheckUrl('http://10.0.0.1:8080/', { allowAddresses: ['10.0.0.0/8'] }).href).toBe(
+      'http://10.0.0.1:8080/',
+    );
+  });
+
+  it('tells a master, and only a master, how a refused private site is allowed', async () => {
+    const refused = await refusal(createGuardedFetch({ lookup })('http://10.0.0.5/'));
+    const master = refusalReasonFor(refused.code, refused.reason, { role: 'master' });
+    expect(master).toBe(`${refused.reason} ${PRIVATE_SITE_HINT}`);
+    expect(master).toContain('FETCH_ALLOW_ADDRESSES');
+    for (const role of ['administrator', 'user', 'agent']) {
+      expect(refusalReasonFor(refused.code, refused.reason, { role })).toBe(refused.reason);
+    }
+    const metadata = await refusal(createGuardedFetch({ lookup })('http://169.254.169.254/'));
+    expect(refusalReasonFor(metadata.code, metadata.reason, { role: 'master' })).toBe(metadata.reason);
   });
 });

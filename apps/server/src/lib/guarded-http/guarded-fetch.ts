@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
+import { Readable, Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import {
@@ -10,14 +11,24 @@ import {
   blockedHostName,
   classifyAddress,
   isAllowed,
+  isAllowedPort,
   isLocalhostName,
   isMetadataAddress,
   parseAddress,
   parseAllowEntry,
+  ruleOf,
+  type AddressRule,
 } from './address-policy';
 import { FetchError } from './fetch-error';
 
-export { describeFetchError, FetchError, type FetchErrorCode } from './fetch-error';
+export {
+  describeFetchError,
+  FetchError,
+  type FetchErrorCode,
+  type FetchRule,
+  PRIVATE_SITE_HINT,
+  refusalReasonFor,
+} from './fetch-error';
 
 export interface ResolvedAddress {
   address: string;
@@ -86,8 +97,8 @@ export function checkUrl(raw: string, base?: URL): URL {
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
     throw new FetchError(
       'fetch/unsupported-scheme',
-      `Only http and https addresses can be fetched; this one uses "${scheme}:".`,
-      { url: raw },
+      `Refused by the http-only rule: only http and https addresses can be fetched; this one uses "${scheme}:".`,
+      { url: raw, rule: 'http-only' },
     );
   }
   if (scheme !== undefined && !/^https?:\/\/[^/?#]/i.test(raw)) {
@@ -100,15 +111,18 @@ export function checkUrl(raw: string, base?: URL): URL {
     throw invalid('is not a valid web address');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchError('fetch/unsupported-scheme', 'Only http and https addresses can be fetched.', {
-      url: raw,
-    });
+    throw new FetchError(
+      'fetch/unsupported-scheme',
+      'Refused by the http-only rule: only http and https addresses can be fetched.',
+      { url: raw, rule: 'http-only' },
+    );
   }
   const authority = /^(?:https?:)?\/\/([^/?#]*)/i.exec(raw)?.[1] ?? '';
   if (url.username || url.password || authority.includes('@')) {
     throw new FetchError(
       'fetch/credentials-in-url',
-      'The address contains a user name or password, which is not allowed.',
+      'Refused by the no-credentials rule: the address contains a user name or password.',
+      { rule: 'no-credentials' },
     );
   }
   if (authority.includes('%')) throw invalid('has a percent-encoded host name');
@@ -118,16 +132,40 @@ export function checkUrl(raw: string, base?: URL): URL {
 
 const defaultPort = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
 
+const RULE_NAMES: Record<AddressRule, string> = {
+  'private-address': 'private-address rule',
+  loopback: 'loopback rule',
+  'link-local': 'link-local rule',
+  'cloud-metadata': 'cloud-metadata rule',
+  'reserved-address': 'reserved-address rule',
+};
+
+/** Names the rule that refused the address and what the address is; only public internet addresses pass. */
 function refusal(url: URL, address: string, description: string, literal: boolean): FetchError {
-  const reason = literal
-    ? `The address ${address} is ${description}, which is not allowed.`
-    : `The host ${url.hostname} resolves to ${address}, ${description}, which is not allowed.`;
-  return new FetchError('fetch/blocked-address', reason, { url: url.href });
+  const rule = ruleOf(description);
+  const what = literal
+    ? `${address} is ${description}`
+    : `the host ${url.hostname} resolves to ${address}, ${description}`;
+  const reason = `Refused by the ${RULE_NAMES[rule]}: ${what}; only public internet addresses can be fetched.`;
+  // A metadata endpoint is refused by what it is, which no allow list changes.
+  const code = rule === 'cloud-metadata' ? 'fetch/blocked-host' : 'fetch/blocked-address';
+  return new FetchError(code, reason, { url: url.href, rule });
 }
+
+// Ports of other protocols (the fetch standard's "bad ports"): a request there could speak to mail, shell or
+// name servers; an allow-list entry naming the address and port opens one.
+const BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
 
 interface Target {
   address: string;
   family: 4 | 6;
+  /** False for an address only the operator's allow list opens. */
+  isPublic: boolean;
 }
 
 interface Policy {
@@ -135,37 +173,76 @@ interface Policy {
   lookup: (hostname: string) => Promise<ResolvedAddress[]>;
 }
 
-/** Resolves the URL's host once and returns an address to connect to, when every address it has is allowed. */
-async function resolveTarget(url: URL, policy: Policy, signal: AbortSignal): Promise<Target> {
+/** The verdict on one address the URL's host is (literal) or resolves to: refused, or where to connect. */
+function checkAddress(url: URL, allow: readonly AllowEntry[], text: string, literal: boolean): Target {
   const port = defaultPort(url);
-  const verdict = (text: string, literal: boolean): Target => {
-    const address = parseAddress(text);
-    if (!address) {
-      throw new FetchError('fetch/dns-failure', `The host ${url.hostname} resolved to an unusable address.`, {
-        url: url.href,
-      });
-    }
-    const canonical = address.toString();
-    if (isMetadataAddress(address)) {
-      throw refusal(url, canonical, classifyAddress(address).description, literal);
-    }
-    if (!isAllowed(policy.allow, address, port)) {
-      const { allowed, description } = classifyAddress(address);
-      if (!allowed) throw refusal(url, canonical, description, literal);
-    }
-    return { address: canonical, family: address.kind() === 'ipv4' ? 4 : 6 };
-  };
+  const address = parseAddress(text);
+  if (!address) {
+    throw new FetchError('fetch/dns-failure', `The host ${url.hostname} resolved to an unusable address.`, {
+      url: url.href,
+    });
+  }
+  const canonical = address.toString();
+  if (isMetadataAddress(address)) {
+    throw refusal(url, canonical, classifyAddress(address).description, literal);
+  }
+  const listed = isAllowed(allow, address, port);
+  const { allowed, description } = classifyAddress(address);
+  if (!listed && !allowed) throw refusal(url, canonical, description, literal);
+  if (BAD_PORTS.has(port) && !isAllowedPort(allow, address, port)) throw portRefusal(url, port);
+  return { address: canonical, family: address.kind() === 'ipv4' ? 4 : 6, isPublic: allowed };
+}
 
-  if (parseAddress(url.hostname)) return verdict(url.hostname, true);
+function portRefusal(url: URL, port: number): FetchError {
+  return new FetchError(
+    'fetch/blocked-port',
+    `Refused by the port rule: port ${port} belongs to another protocol and is not fetched over http.`,
+    { url: url.href, rule: 'port-not-allowed' },
+  );
+}
 
+/** Refuses a host name that is refused by name alone (a metadata service). */
+function checkName(url: URL): void {
   const blockedName = blockedHostName(url.hostname);
   if (blockedName) {
     throw new FetchError(
       'fetch/blocked-host',
-      `The host ${url.hostname} is ${blockedName}, which is not allowed.`,
-      { url: url.href },
+      `Refused by the cloud-metadata rule: the host ${url.hostname} is ${blockedName}.`,
+      { url: url.href, rule: 'cloud-metadata' },
     );
   }
+}
+
+/**
+ * Every check that needs no DNS answer, on the URL as each later fetch reads it: http(s) only, no credentials,
+ * no private, loopback or metadata literal address or name, no port of another protocol. Returns the URL
+ * normalised (scheme and host in lower case, IP addresses in their one canonical form, IDN as punycode), for
+ * storing an address a tenant gives before anything fetches it; fetching checks again, DNS included.
+ */
+export function precheckUrl(raw: string, options: Pick<GuardedFetchOptions, 'allowAddresses'> = {}): URL {
+  const allow = (options.allowAddresses ?? []).map(parseAllowEntry);
+  const url = checkUrl(raw);
+  if (parseAddress(url.hostname)) {
+    checkAddress(url, allow, url.hostname, true);
+    return url;
+  }
+  checkName(url);
+  if (isLocalhostName(url.hostname)) {
+    checkAddress(url, allow, '127.0.0.1', false);
+    return url;
+  }
+  const port = defaultPort(url);
+  // Which address a name has is only known when it is fetched; a port of another protocol is refused here
+  // unless some allow-list entry names that port.
+  if (BAD_PORTS.has(port) && !allow.some((entry) => entry.port === port)) throw portRefusal(url, port);
+  return url;
+}
+
+/** Resolves the URL's host once and returns an address to connect to, when every address it has is allowed. */
+async function resolveTarget(url: URL, policy: Policy, signal: AbortSignal): Promise<Target> {
+  const verdict = (text: string, literal: boolean): Target => checkAddress(url, policy.allow, text, literal);
+  if (parseAddress(url.hostname)) return verdict(url.hostname, true);
+  checkName(url);
   let resolved: ResolvedAddress[] = [{ address: '127.0.0.1', family: 4 }];
   try {
     if (!isLocalhostName(url.hostname)) resolved = await abortable(policy.lookup(url.hostname), signal);
@@ -344,6 +421,7 @@ function explain(
   deadline: AbortSignal,
   caller: AbortSignal | undefined,
   timeoutMs: number,
+  isPublic: boolean,
 ) {
   if (error instanceof FetchError) return error;
   if (caller?.aborted) return new FetchError('fetch/aborted', 'The fetch was cancelled.', { url: url.href });
@@ -352,6 +430,17 @@ function explain(
       'fetch/timeout',
       `The site did not answer completely within ${seconds(timeoutMs)}.`,
       { url: url.href },
+    );
+  }
+  // On a private address the operator opened, refused, reset and garbled connections read alike, so a tenant
+  // cannot map which ports listen there.
+  if (!isPublic) {
+    return new FetchError(
+      'fetch/connection-failed',
+      `Could not fetch from ${url.host}: no HTTP answer came back.`,
+      {
+        url: url.href,
+      },
     );
   }
   const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -370,22 +459,105 @@ function explain(
   });
 }
 
+interface Exchange {
+  method: string;
+  headers: Record<string, string>;
+  body: Buffer | null;
+  signal: AbortSignal;
+  deadline: AbortSignal;
+  caller: AbortSignal | undefined;
+  timeoutMs: number;
+}
+
+/** The final answer of a guarded exchange (redirects followed, each hop re-checked), whatever its status. */
+interface Answer {
+  response: IncomingMessage;
+  status: number;
+  url: URL;
+  method: string;
+  isPublic: boolean;
+}
+
+interface Client {
+  policy: Policy;
+  maxRedirects: number;
+  headersTimeoutMs: number;
+  tlsCa: string | Buffer | undefined;
+}
+
+function clientOf(options: GuardedFetchOptions): Client {
+  return {
+    policy: {
+      allow: (options.allowAddresses ?? []).map(parseAllowEntry),
+      lookup: options.lookup ?? defaultLookup,
+    },
+    maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    tlsCa: options.tlsCa,
+  };
+}
+
+/** Sends the request to a checked address and follows redirects, checking every hop like the first. */
+async function exchange(client: Client, input: string, exchangeInit: Exchange): Promise<Answer> {
+  const { signal, deadline, caller, timeoutMs, headers } = exchangeInit;
+  let { method, body } = exchangeInit;
+  let url = checkUrl(input);
+  for (let redirects = 0; ; redirects += 1) {
+    let response: IncomingMessage;
+    let isPublic = true;
+    try {
+      if (signal.aborted) throw new Error('aborted');
+      const target = await resolveTarget(url, client.policy, signal);
+      isPublic = target.isPublic;
+      response = await sendRequest({
+        url,
+        target,
+        method,
+        headers,
+        body,
+        signal,
+        headersTimeoutMs: client.headersTimeoutMs,
+        tlsCa: client.tlsCa,
+      });
+    } catch (error) {
+      throw explain(error, url, deadline, caller, timeoutMs, isPublic);
+    }
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (!REDIRECTS.has(status) || !location) return { response, status, url, method, isPublic };
+    response.destroy();
+    if (redirects >= client.maxRedirects) {
+      throw new FetchError(
+        'fetch/too-many-redirects',
+        `The address redirected more than ${client.maxRedirects} times.`,
+        { url: url.href, status },
+      );
+    }
+    const next = checkUrl(location, url);
+    // Like browsers: 303 (and 301/302 after a POST) continue as a GET without the body; 307/308 keep both.
+    if ((status === 303 && method !== 'HEAD') || (method === 'POST' && (status === 301 || status === 302))) {
+      method = 'GET';
+      body = null;
+      delete headers['content-type'];
+    }
+    if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+    url = next;
+  }
+}
+
+function deadlineOf(timeoutMs: number, caller: AbortSignal | undefined) {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  return { deadline, signal: caller ? AbortSignal.any([deadline, caller]) : deadline };
+}
+
 /** The one client for fetching addresses that tenants supply: public addresses only, capped in size and time. */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
-  const policy: Policy = {
-    allow: (options.allowAddresses ?? []).map(parseAllowEntry),
-    lookup: options.lookup ?? defaultLookup,
-  };
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-
+  const client = clientOf(options);
   return async function guardedFetch(input, init = {}) {
     const maxBytes = init.maxBytes ?? options.maxBytes ?? DEFAULT_MAX_BYTES;
     const timeoutMs = init.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([deadline, init.signal]) : deadline;
-    let method: string = init.method ?? 'GET';
-    let body = method === 'POST' && init.body !== undefined ? Buffer.from(init.body, 'utf8') : null;
+    const { deadline, signal } = deadlineOf(timeoutMs, init.signal);
+    const method: string = init.method ?? 'GET';
     const headers: Record<string, string> = {
       'user-agent': options.userAgent ?? 'OmnibotFetcher/1.0',
       accept: '*/*',
@@ -394,67 +566,147 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     for (const [name, value] of Object.entries(init.headers ?? {})) {
       if (name.toLowerCase() !== 'host') headers[name.toLowerCase()] = value;
     }
-
-    let url = checkUrl(input);
-    for (let redirects = 0; ; redirects += 1) {
-      let response: IncomingMessage;
-      try {
-        if (signal.aborted) throw new Error('aborted');
-        const target = await resolveTarget(url, policy, signal);
-        response = await sendRequest({
-          url,
-          target,
-          method,
-          headers,
-          body,
-          signal,
-          headersTimeoutMs,
-          tlsCa: options.tlsCa,
-        });
-      } catch (error) {
-        throw explain(error, url, deadline, init.signal, timeoutMs);
-      }
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (REDIRECTS.has(status) && location) {
-        response.destroy();
-        if (redirects >= maxRedirects) {
-          throw new FetchError(
-            'fetch/too-many-redirects',
-            `The address redirected more than ${maxRedirects} times.`,
-            { url: url.href, status },
-          );
-        }
-        const next = checkUrl(location, url);
-        // Like browsers: 303 (and 301/302 after a POST) continue as a GET without the body; 307/308 keep both.
-        if (
-          (status === 303 && method !== 'HEAD') ||
-          (method === 'POST' && (status === 301 || status === 302))
-        ) {
-          method = 'GET';
-          body = null;
-          delete headers['content-type'];
-        }
-        if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-        url = next;
-        continue;
-      }
-      if (status < 200 || status > 299) {
-        response.destroy();
-        throw new FetchError('fetch/http-status', `The site answered with HTTP status ${status}.`, {
-          url: url.href,
-          status,
-        });
-      }
-      try {
-        if (method === 'HEAD') response.resume();
-        const body = method === 'HEAD' ? Buffer.alloc(0) : await readBody(response, url, maxBytes);
-        const contentType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || null;
-        return { status, headers: flattenHeaders(response), url: url.href, body, contentType };
-      } catch (error) {
-        response.destroy();
-        throw explain(error, url, deadline, init.signal, timeoutMs);
-      }
+    const answer = await exchange(client, input, {
+      method,
+      headers,
+      body: method === 'POST' && init.body !== undefined ? Buffer.from(init.body, 'utf8') : null,
+      signal,
+      deadline,
+      caller: init.signal,
+      timeoutMs,
+    });
+    const { response, status, url } = answer;
+    if (status < 200 || status > 299) {
+      response.destroy();
+      throw new FetchError('fetch/http-status', `The site answered with HTTP status ${status}.`, {
+        url: url.href,
+        status,
+      });
     }
+    try {
+      if (answer.method === 'HEAD') response.resume();
+      const body = answer.method === 'HEAD' ? Buffer.alloc(0) : await readBody(response, url, maxBytes);
+      const contentType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || null;
+      return { status, headers: flattenHeaders(response), url: url.href, body, contentType };
+    } catch (error) {
+      response.destroy();
+      throw explain(error, url, deadline, init.signal, timeoutMs, answer.isPublic);
+    }
+  };
+}
+
+/** The web variant's outer limits: its callers (model calls) bound each call more tightly with their own signal. */
+export const DEFAULT_WEB_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_WEB_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A `fetch` of the Web platform's shape, for client libraries that take one (the AI SDK's providers). */
+export type GuardedWebFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+function webHeadersOf(init: RequestInit['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  new Headers(init).forEach((value, name) => {
+    if (name !== 'host' && name !== 'content-length') headers[name] = value;
+  });
+  return headers;
+}
+
+async function webBodyOf(body: RequestInit['body']): Promise<Buffer | null> {
+  if (body === null || body === undefined) return null;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  return Buffer.from(await new Response(body).arrayBuffer());
+}
+
+/** The response body as a stream: decoded, and cut off with a FetchError past `maxBytes` of decoded bytes. */
+function streamBody(response: IncomingMessage, url: URL, maxBytes: number): Readable {
+  const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoders: Record<string, () => Transform> = {
+    gzip: () => zlib.createGunzip(),
+    'x-gzip': () => zlib.createGunzip(),
+    deflate: () => zlib.createInflate(),
+    br: () => zlib.createBrotliDecompress(),
+  };
+  const decoder = decoders[encoding];
+  let received = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      if (received > maxBytes) {
+        callback(
+          new FetchError(
+            'fetch/too-large',
+            `The response is larger than the limit of ${formatBytes(maxBytes)}.`,
+            {
+              url: url.href,
+            },
+          ),
+        );
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  const fail = (error: Error) => {
+    response.destroy();
+    cap.destroy(error);
+  };
+  // A reader that stops early (a cancelled stream, a body past the cap) closes the connection too.
+  cap.once('close', () => response.destroy());
+  if (decoder) {
+    const decoding = decoder();
+    decoding.on('error', fail);
+    response.on('error', fail);
+    return response.pipe(decoding).pipe(cap);
+  }
+  response.on('error', fail);
+  return response.pipe(cap);
+}
+
+/**
+ * The guarded client with the Web `fetch` signature: the same address rules, redirect checks and time limit, and
+ * the answer streamed (any status) with its body capped at `maxBytes`. A refusal rejects with a FetchError.
+ */
+export function createGuardedWebFetch(options: GuardedFetchOptions = {}): GuardedWebFetch {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_TIMEOUT_MS;
+  // A model may think for as long as its caller allows before the first byte, so only the caller's signal and
+  // the overall limit bound the wait.
+  const client = clientOf({ headersTimeoutMs: timeoutMs, ...options });
+  const maxBytes = options.maxBytes ?? DEFAULT_WEB_MAX_BYTES;
+  return async function guardedWebFetch(input, init = {}) {
+    const request = typeof input === 'string' || input instanceof URL ? null : input;
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const caller = init.signal ?? request?.signal ?? undefined;
+    const { deadline, signal } = deadlineOf(timeoutMs, caller);
+    const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = {
+      'user-agent': options.userAgent ?? 'OmnibotFetcher/1.0',
+      accept: '*/*',
+      'accept-encoding': 'gzip, deflate, br',
+      ...webHeadersOf(request?.headers),
+      ...webHeadersOf(init.headers),
+    };
+    const body =
+      init.body !== undefined ? await webBodyOf(init.body) : request ? await webBodyOf(request.body) : null;
+    const answer = await exchange(client, href, {
+      method,
+      headers,
+      body,
+      signal,
+      deadline,
+      caller,
+      timeoutMs,
+    });
+    const { response, status, url } = answer;
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(flattenHeaders(response))) {
+      if (name !== 'content-encoding' && name !== 'content-length') responseHeaders.set(name, value);
+    }
+    const noBody = method === 'HEAD' || status === 204 || status === 304;
+    if (noBody) response.resume();
+    const stream = noBody
+      ? null
+      : (Readable.toWeb(streamBody(response, url, maxBytes)) as ReadableStream<Uint8Array>);
+    const web = new Response(stream, { status, headers: responseHeaders });
+    Object.defineProperty(web, 'url', { value: url.href });
+    return web;
   };
 }

@@ -27,6 +27,7 @@ import { createBotSecrets } from '../bots/bots.service';
 import { makeChatModel, makeIndex, makeKnowledge } from '../rag/rags.test-support';
 import { judge, normaliseForJudging } from './bot-test-judge';
 import { failInterruptedRuns, INTERRUPTED, type RunnerDeps, runTestRun } from './bot-test-runner';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 /*
  * Staff chat and bot test suites against real databases (PGlite and PostgreSQL) and the local OpenAI-compatible
@@ -86,7 +87,7 @@ const expectError = (response: { statusCode: number; json: () => unknown }, stat
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000' } });
+  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   server = await startOpenAICompatibleServer({ reply: REPLY });
   const secret = await loadAuthSecret(t.database.db, t.env);
   runner = {
@@ -95,6 +96,7 @@ beforeAll(async () => {
     answers: {
       db: t.database.db,
       secretBox: createSecretBox(secret, 'model-api-key'),
+      modelFetch: loopbackModelFetch,
       log: t.app.log,
       sourceLinks: t.app.files.sourceLinks,
       modelTimeoutMs: 3000,
@@ -273,7 +275,9 @@ describe('staff chat', () => {
     'counts a per-user budget: one user over the limit gets 429 while another still chats',
     { timeout: 60_000 },
     async () => {
-      const limited = await createTestApp({ env: { BOT_CHAT_RATE_LIMIT: '2' } });
+      const limited = await createTestApp({
+        env: { BOT_CHAT_RATE_LIMIT: '2', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+      });
       try {
         const users = await makeOmniragTenants(limited, { a: 'lim-a', b: 'lim-b', noRag: 'lim-n' });
         const botOf = async (caller: Caller) => {
@@ -588,7 +592,10 @@ describe('judging', () => {
 
 describe('test runs through the job queue', () => {
   it('works a queued run in the background until it is done', { timeout: 60_000 }, async () => {
-    const withJobs = await createTestApp({ jobs: { pollingIntervalSeconds: 1 } });
+    const withJobs = await createTestApp({
+      env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+      jobs: { pollingIntervalSeconds: 1 },
+    });
     try {
       const users = await makeOmniragTenants(withJobs, { a: 'job-a', b: 'job-b', noRag: 'job-n' });
       const created = await injectAs(withJobs, 'POST', '/v1/bots', users.alice, {

@@ -41,6 +41,7 @@ import {
 } from './bot-test-cases.service';
 import type { RunnerDeps } from './bot-test-runner';
 import { getRun, listRuns, startRun } from './bot-test-runs.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -88,6 +89,7 @@ export async function botTestingRoutes(
   const answers: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     sourceLinks: app.files.sourceLinks,

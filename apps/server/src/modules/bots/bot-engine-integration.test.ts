@@ -14,6 +14,7 @@ import type { AnswerDeps } from '../rag/rag-answer';
 import { makeChatModel, makeIndex, makeKnowledge } from '../rag/rags.test-support';
 import { type BotReply, type BotRequest, engineFor } from './bot-engine';
 import { createBotSecrets, type StoredBot } from './bots.service';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 /*
  * Bots that answer through a chatbot-engine integration. Two local OpenAI-compatible servers
@@ -54,13 +55,14 @@ const lastChat = (server: OpenAICompatibleServer) =>
   server.requests.filter((entry) => entry.path === '/chat/completions').at(-1);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   own = await startOpenAICompatibleServer({ reply: 'From the bot model.' });
   remote = await startOpenAICompatibleServer({ reply: 'From the integration endpoint.' });
   const secret = await loadAuthSecret(t.database.db, t.env);
   deps = {
     db: t.database.db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: loopbackModelFetch,
     log: t.app.log,
     sourceLinks: t.app.files.sourceLinks,
     modelTimeoutMs: 3000,

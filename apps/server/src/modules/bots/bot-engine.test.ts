@@ -14,6 +14,7 @@ import type { AnswerDeps } from '../rag/rag-answer';
 import { makeChatModel, makeIndex, makeKnowledge, makePrompt } from '../rag/rags.test-support';
 import { type BotReply, type BotRequest, engineFor } from './bot-engine';
 import { createBotSecrets, type StoredBot } from './bots.service';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 const FALLBACK = 'Nothing on that yet; try another question.';
 
@@ -52,12 +53,13 @@ function lastChat(): { system: string; user: string; body: Record<string, unknow
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000' } });
+  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: '3000', FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   server = await startOpenAICompatibleServer({ reply: 'Parcels arrive in three days [1].' });
   const secret = await loadAuthSecret(t.database.db, t.env);
   deps = {
     db: t.database.db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: loopbackModelFetch,
     log: t.app.log,
     sourceLinks: t.app.files.sourceLinks,
     modelTimeoutMs: 3000,

@@ -262,10 +262,16 @@ export function integrationEngine(deps: AnswerDeps): BotEngine {
             'The stored API key cannot be decrypted (the installation secret changed); enter the key again.',
         });
       }
-      return answerWithChat(deps, request, started, integrationChatModel(settings, deps.modelTimeoutMs), {
-        maxTokens: settings.max_tokens,
-        temperature: settings.temperature,
-      });
+      return answerWithChat(
+        deps,
+        request,
+        started,
+        integrationChatModel(settings, deps.modelTimeoutMs, deps.modelFetch),
+        {
+          maxTokens: settings.max_tokens,
+          temperature: settings.temperature,
+        },
+      );
     },
   };
 }

@@ -2,6 +2,7 @@ import {
   BotListSchema,
   BotSchema,
   PublicWidgetConfigSchema,
+  WIDGET_CONFIG_SECRET_ENDPOINTS,
   WIDGET_CONFIG_SECRET_PATHS,
 } from '@omnibot/contracts';
 import { eq, sql } from 'drizzle-orm';
@@ -199,6 +200,67 @@ describe('bots', () => {
       await t.database.db.execute(sql`select coalesce(details::text, '') as details from audit_log`),
     );
     for (const entry of audit) expect(entry.details).not.toContain(MARKER);
+  });
+
+  it('keeps every stored secret only while its address names the endpoint it was entered for', async () => {
+    const home = 'https://provider.example.com/api';
+    const config: Record<string, Record<string, string>> = {};
+    const set = (path: string, value: string) => {
+      const [group = '', field = ''] = path.split('.');
+      config[group] = { ...config[group], [field]: value };
+    };
+    for (const [path, addresses] of Object.entries(WIDGET_CONFIG_SECRET_ENDPOINTS)) {
+      set(path, `${MARKER}-${path}`);
+      for (const address of addresses) set(address, home);
+    }
+    const bot = await createBot(who.alice, { name: 'Bound secrets', config });
+    const bound = Object.entries(WIDGET_CONFIG_SECRET_ENDPOINTS).filter(
+      ([, addresses]) => addresses.length > 0,
+    );
+    expect(bound.map(([path]) => path).sort()).toEqual(
+      ['genesys.clientSecret', 'google.serviceAccountKey', 'libretranslate.apiKey', 'openai.apiKey'].sort(),
+    );
+    const before = await fingerprint();
+    for (const [path, addresses] of bound) {
+      const [group = '', field = ''] = path.split('.');
+      for (const address of addresses) {
+        const addressField = address.split('.')[1] ?? '';
+        // Left out of the patch, or sent back masked: either way the stored secret would be kept, so both refuse.
+        for (const secret of [undefined, '****']) {
+          const patch = {
+            [group]: {
+              [addressField]: 'https://collector.example.net/api',
+              ...(secret === undefined ? {} : { [field]: secret }),
+            },
+          };
+          const moved = await call('PATCH', `/v1/bots/${bot.id}`, who.alice, { config: patch });
+          expect([moved.statusCode, moved.json()], `${address} ${secret}`).toEqual([
+            400,
+            {
+              code: 'secret/endpoint-changed',
+              message: `config.${path} must be entered again when its address changes: a stored key is only sent to the address it was entered for.`,
+            },
+          ]);
+        }
+      }
+    }
+    expect(await fingerprint()).toBe(before);
+
+    // The same endpoint written another way keeps the secrets; entering one again lets its address move.
+    const rewritten = await call('PATCH', `/v1/bots/${bot.id}`, who.alice, {
+      config: { libretranslate: { url: 'HTTPS://Provider.example.com:443/api/' } },
+    });
+    expect(rewritten.statusCode, rewritten.body).toBe(200);
+    const entered = await call('PATCH', `/v1/bots/${bot.id}`, who.alice, {
+      config: { libretranslate: { url: 'https://collector.example.net', apiKey: 'entered-again' } },
+    });
+    expect(entered.statusCode, entered.body).toBe(200);
+    // The AWS keys are bound to no address (their endpoints follow from the region), so a region change keeps them.
+    const region = await call('PATCH', `/v1/bots/${bot.id}`, who.alice, {
+      config: { aws: { region: 'eu-west-1' } },
+    });
+    expect(region.statusCode, region.body).toBe(200);
+    expect(BotSchema.parse(region.json()).config.aws.key).not.toBe('');
   });
 
   it('accepts ids of the caller: its RAG, its prompt, a model offered to it', async () => {

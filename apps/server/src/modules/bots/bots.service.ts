@@ -1,8 +1,12 @@
 import {
   type BotListQuery,
   type CreateBotBodySchema,
+  isMaskedSecret,
   mapWidgetConfigSecrets,
   mergeWidgetConfigSecrets,
+  SECRET_ENDPOINT_CHANGED,
+  secretEndpointChangedMessage,
+  secretsKeptAcrossEndpoints,
   type UpdateBotBodySchema,
   type WidgetConfig,
   WidgetConfigSchema,
@@ -96,7 +100,17 @@ export function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | 
       'bot/invalid-config',
     );
   }
-  return mergeWidgetConfigSecrets(parsed.data, base);
+  const config = mergeWidgetConfigSecrets(parsed.data, base);
+  // A secret left out of the patch or sent back masked is kept, and a kept secret may not follow a moved address.
+  const [moved] = secretsKeptAcrossEndpoints(base, config, (path) => {
+    const [group = '', field = ''] = path.split('.');
+    const sent = (patch as Record<string, Record<string, unknown> | undefined> | undefined)?.[group]?.[field];
+    return typeof sent !== 'string' || isMaskedSecret(sent);
+  });
+  if (moved !== undefined) {
+    throw badRequest(secretEndpointChangedMessage(`config.${moved}`, 'its address'), SECRET_ENDPOINT_CHANGED);
+  }
+  return config;
 }
 
 /** Ids inside the configuration must be the caller's own (a model: offered to it, of the right kind); builtin answers need omnirag. */

@@ -33,6 +33,7 @@ import {
   startTurn,
   storeTurn,
 } from './visitor.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -73,6 +74,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
   const answerDeps: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder: app.ragAnswers,

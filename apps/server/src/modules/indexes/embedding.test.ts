@@ -13,6 +13,7 @@ import Fastify from 'fastify';
 import { createSecretBox } from '../../lib/secret-box';
 import { indexKnowledgeBases } from '../../db/schema';
 import { recoverEmbeddings, runEmbedding } from './embedding';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 // The embedding model is the local test server, which speaks the OpenAI embeddings protocol (POST /embeddings)
 // and answers hashed bag-of-words vectors: real HTTP calls through the same provider code as production.
@@ -118,7 +119,10 @@ async function chunkIdsOf(tenantId: string) {
 
 beforeAll(async () => {
   server = await startOpenAICompatibleServer();
-  t = await createTestApp({ jobs: { pollingIntervalSeconds: 0.5 } });
+  t = await createTestApp({
+    env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+    jobs: { pollingIntervalSeconds: 0.5 },
+  });
   Object.assign(who, await makeOmniragTenants(t, ids));
   for (const [tenant, caller] of [
     ['a', who.alice],
@@ -339,6 +343,7 @@ describe('embedding indexes in the background', () => {
         {
           db,
           secretBox: createSecretBox('progress-test-secret', 'model-api-key'),
+          modelFetch: loopbackModelFetch,
           pgvector: t.database.vectorEnabled,
           log: Fastify({ logger: false }).log,
           batchSize: 1,

@@ -7,6 +7,7 @@ import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { type EmbeddingModel, modelFromRow, ProviderError } from '../models/providers';
 import { ensureHnswIndex, storeEmbeddings } from './vectors';
 import { loadIndex } from './search';
+import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 export const EMBED_JOB = 'index-embed';
 /** pg-boss retries a failed embedding run this many times, waiting longer each time. */
@@ -22,6 +23,8 @@ export interface EmbeddingDeps {
   db: Db;
   /** Opens the embedding model's API key. */
   secretBox: SecretBox;
+  /** The guarded client model calls go through: a model's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
   /** Whether the database has pgvector (HNSW indexes are then created for new vector lengths). */
   pgvector: boolean;
   log: FastifyBaseLogger;
@@ -111,7 +114,7 @@ export async function runEmbedding(deps: EmbeddingDeps, job: EmbedJob): Promise<
     embeddingErrorReason: null,
   });
   try {
-    const model = modelFromRow(modelRow, deps.secretBox);
+    const model = modelFromRow(modelRow, deps.secretBox, { fetch: deps.modelFetch });
     if (model.kind !== 'embedding') return;
     const { embedding } = model;
     let done = counts.done;

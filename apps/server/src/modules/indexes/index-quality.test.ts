@@ -16,6 +16,7 @@ import { addKnowledgeBase, addSource, addTenant, chunkOf } from '../knowledge/re
 import { type EmbeddingDeps, runEmbedding } from './embedding';
 import { searchIndex, type VectorSearchDeps } from './search';
 import { searchVector } from './vectors';
+import { loopbackModelFetch } from '../../test/loopback-fetch';
 
 interface Fixture {
   paragraphs: Array<{ id: string; section: string[]; text: string }>;
@@ -69,8 +70,14 @@ beforeAll(async () => {
   server = await startOpenAICompatibleServer();
   const db = database.db;
   const secretBox = createSecretBox('quality-test-installation-secret', 'model-api-key');
-  deps = { db, secretBox, pgvector: database.vectorEnabled, log: Fastify({ logger: false }).log };
-  vectorDeps = { secretBox, pgvector: database.vectorEnabled };
+  deps = {
+    db,
+    secretBox,
+    modelFetch: loopbackModelFetch,
+    pgvector: database.vectorEnabled,
+    log: Fastify({ logger: false }).log,
+  };
+  vectorDeps = { secretBox, modelFetch: loopbackModelFetch, pgvector: database.vectorEnabled };
   await addTenant(db, TENANT);
   const [model] = await db
     .insert(models)
@@ -177,7 +184,7 @@ describe('vector and hybrid retrieval quality on the help-centre fixture', () =>
     await runEmbedding(deps, { tenantId: NOISE_TENANT, indexId: noiseIndex });
     const model = await import('../models/providers');
     const [modelRow] = await db.select().from(models).where(eq(models.id, modelId));
-    const embedder = model.modelFromRow(defined(modelRow), deps.secretBox);
+    const embedder = model.modelFromRow(defined(modelRow), deps.secretBox, { fetch: loopbackModelFetch });
     if (embedder.kind !== 'embedding') throw new Error('not an embedding model');
     let found = 0;
     let expected = 0;

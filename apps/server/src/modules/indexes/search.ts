@@ -20,6 +20,7 @@ import {
 import { modelFromRow } from '../models/providers';
 import { searchVector, type VectorStrategy } from './vectors';
 import type { Passage } from '../rag/answer';
+import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 export type RetrievalMode = IndexRow['mode'];
 
@@ -55,6 +56,8 @@ export interface IndexSearchInput {
 export interface VectorSearchDeps {
   /** Opens the embedding model's API key to embed the query. */
   secretBox: SecretBox;
+  /** The guarded client model calls go through: a model's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
   /** Whether the database has pgvector. */
   pgvector: boolean;
   /** How vectors are compared (tests force one); auto by default. */
@@ -230,7 +233,10 @@ async function embedQuery(db: Db, deps: VectorSearchDeps, modelId: string, query
   try {
     const [row] = await db.select().from(models).where(eq(models.id, modelId));
     if (!row) return null;
-    const model = modelFromRow(row, deps.secretBox, { timeoutMs: deps.timeoutMs ?? QUERY_EMBED_TIMEOUT_MS });
+    const model = modelFromRow(row, deps.secretBox, {
+      timeoutMs: deps.timeoutMs ?? QUERY_EMBED_TIMEOUT_MS,
+      fetch: deps.modelFetch,
+    });
     if (model.kind !== 'embedding') return null;
     const [vector] = await model.embedding.embed([query]);
     return vector ?? null;

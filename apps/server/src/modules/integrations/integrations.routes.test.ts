@@ -15,6 +15,7 @@ import {
 } from '../../test/openai-compatible-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { makeIndex, makeKnowledge } from '../rag/rags.test-support';
+import { TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 /*
  * Chatbot-engine integrations over HTTP, on PGlite (and PostgreSQL with TEST_DATABASE_URL). "Test connection"
@@ -62,7 +63,7 @@ async function makeRag(caller: Caller, name: string, indexId: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   server = await startOpenAICompatibleServer({ reply: 'OK' });
   Object.assign(who, await makeOmniragTenants(t, ids));
   const aKb = await makeKnowledge(t, who.alice, 'Help', []);
@@ -210,7 +211,7 @@ describe('integrations', () => {
       server.failure = 'none';
     }
 
-    // Nothing listens on port 9: the refusal says so in plain words.
+    // Port 9 belongs to another protocol: the guarded client refuses it before connecting, naming its rule.
     const unreachable = IntegrationTestResultSchema.parse(
       (
         await call('POST', '/v1/integrations/test', who.alice, {
@@ -219,8 +220,11 @@ describe('integrations', () => {
         })
       ).json(),
     );
-    expect(unreachable).toMatchObject({ ok: false, code: 'provider/unreachable' });
-    expect(unreachable.ok ? '' : unreachable.message).toContain('127.0.0.1:9');
+    expect(unreachable).toEqual({
+      ok: false,
+      code: 'provider/unreachable',
+      message: 'Refused by the port rule: port 9 belongs to another protocol and is not fetched over http.',
+    });
 
     // A masked key stands for the stored key of the integration named by id (the caller's own only).
     const withId = await call('POST', '/v1/integrations/test', who.alice, {
@@ -241,6 +245,78 @@ describe('integrations', () => {
       settings: created.settings,
     });
     expect(noId.statusCode).toBe(400);
+  });
+
+  it('keeps a stored key only for the endpoint it was entered for: a new address needs the key again', async () => {
+    const collector = await startOpenAICompatibleServer({ reply: 'collected' });
+    try {
+      const stored = await made(who.alice, openai('Bound key'));
+      const masked = stored.settings as Record<string, unknown>;
+      const before = await fingerprint();
+      // Another host, another port, another path prefix or another scheme: all refused, nothing sent or stored.
+      const moved = [
+        collector.baseUrl,
+        server.baseUrl.replace('/v1', '/v2'),
+        server.baseUrl.replace('http:', 'https:'),
+        `${server.baseUrl}/proxy`,
+      ];
+      for (const base_url of moved) {
+        const tested = await call('POST', '/v1/integrations/test', who.alice, {
+          id: stored.id,
+          engine: 'openai',
+          settings: { ...masked, base_url },
+        });
+        expect([tested.statusCode, tested.json()], base_url).toEqual([
+          400,
+          {
+            code: 'secret/endpoint-changed',
+            message:
+              'The API key must be entered again when the URL changes: a stored key is only sent to the address it was entered for.',
+          },
+        ]);
+        const patched = await call('PATCH', `/v1/integrations/${stored.id}`, who.alice, {
+          settings: { ...masked, base_url },
+        });
+        expect(patched.statusCode, base_url).toBe(400);
+        expect(patched.json<{ code: string }>().code).toBe('secret/endpoint-changed');
+      }
+      expect(await fingerprint()).toEqual(before);
+      expect(collector.requests).toHaveLength(0);
+
+      // The same endpoint written another way keeps the key.
+      const same = `${server.baseUrl.replace('127.0.0.1', '127.0.0.1.')}/`;
+      const rewritten = await call('PATCH', `/v1/integrations/${stored.id}`, who.alice, {
+        settings: { ...masked, base_url: same },
+      });
+      expect(rewritten.statusCode, rewritten.body).toBe(200);
+      server.requests.length = 0;
+      const kept = await call('POST', `/v1/integrations/${stored.id}/test`, who.alice);
+      expect(kept.json<{ ok: boolean }>().ok).toBe(true);
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+      // With the key entered again, the new address is taken and gets only the new key.
+      const moving = await call('PATCH', `/v1/integrations/${stored.id}`, who.alice, {
+        settings: { ...masked, base_url: collector.baseUrl, api_key: 'sk-entered-again-for-the-collector' },
+      });
+      expect(moving.statusCode, moving.body).toBe(200);
+      expect(
+        (await call('POST', `/v1/integrations/${stored.id}/test`, who.alice)).json<{ ok: boolean }>().ok,
+      ).toBe(true);
+      expect(collector.requests.map((request) => request.headers.authorization)).toEqual([
+        'Bearer sk-entered-again-for-the-collector',
+      ]);
+      // Removing the key and moving is fine too: there is nothing left to follow the address.
+      const removed = await call('PATCH', `/v1/integrations/${stored.id}`, who.alice, {
+        settings: { ...masked, base_url: server.baseUrl, api_key: '' },
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+      const unkeyed = await call('PATCH', `/v1/integrations/${stored.id}`, who.alice, {
+        settings: { ...masked, base_url: collector.baseUrl, api_key: '****' },
+      });
+      expect(unkeyed.statusCode, unkeyed.body).toBe(200);
+    } finally {
+      await collector.close();
+    }
   });
 
   it('tests a builtin integration: the RAG must be the tenant’s and its index ready', async () => {

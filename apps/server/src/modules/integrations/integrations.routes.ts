@@ -31,6 +31,7 @@ import {
   testUnsavedIntegration,
   updateIntegration,
 } from './integrations.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -48,7 +49,11 @@ export async function integrationRoutes(
 ) {
   const { db } = deps;
   const secret = await loadAuthSecret(db, deps.env);
-  const ctx: IntegrationsDeps = { db, secretBox: createSecretBox(secret, 'model-api-key') };
+  const ctx: IntegrationsDeps = {
+    db,
+    secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: deps.env.FETCH_ALLOW_ADDRESSES }),
+  };
   const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
   const present = (stored: Parameters<typeof presentIntegration>[1]) =>
     presentIntegration(ctx.secretBox, stored);

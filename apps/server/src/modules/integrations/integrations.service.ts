@@ -23,6 +23,8 @@ import {
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
+import { type GuardedWebFetch, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { tenantHoldsFeature } from '../../plugins/feature-guard';
 import { actorId, type Principal } from '../../plugins/principal';
@@ -38,6 +40,8 @@ export interface IntegrationsDeps {
    * same purpose ("model-api-key"), so the answer path opens both with the box it already holds.
    */
   secretBox: SecretBox;
+  /** The guarded client a test call goes through: an integration's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
 }
 
 type CreateInput = z.output<typeof CreateIntegrationBodySchema>;
@@ -116,6 +120,7 @@ function sealOpenAi(
   let apiKey: string;
   if (isMaskedApiKey(settings.api_key)) {
     if (stored === null) throw badRequest('Enter the API key; a masked key keeps a stored one only.');
+    if (stored.api_key !== '') assertSecretStaysWithEndpoint(stored.base_url, settings.base_url);
     apiKey = stored.api_key;
   } else {
     apiKey = settings.api_key === '' ? '' : box.encrypt(settings.api_key);
@@ -295,6 +300,7 @@ export async function deleteIntegration(deps: IntegrationsDeps, actor: Actor, id
 export function integrationChatModel(
   settings: { base_url: string; model: string; api_key: string; max_tokens: number; temperature: number },
   timeoutMs: number,
+  fetch: GuardedWebFetch,
 ): ChatModel {
   return createChatModel(
     {
@@ -302,6 +308,7 @@ export function integrationChatModel(
       modelName: settings.model,
       apiKey: settings.api_key === '' ? null : settings.api_key,
       timeoutMs,
+      fetch,
     },
     { maxTokens: settings.max_tokens, temperature: settings.temperature },
   );
@@ -319,10 +326,15 @@ const keyUnreadable: IntegrationTestResult = {
 };
 
 /** A tiny chat call; the provider's failure in plain words. */
-async function tryOpenAi(settings: StoredOpenAiSettings, timeoutMs: number): Promise<IntegrationTestResult> {
+async function tryOpenAi(
+  deps: IntegrationsDeps,
+  principal: Principal,
+  settings: StoredOpenAiSettings,
+  timeoutMs: number,
+): Promise<IntegrationTestResult> {
   const started = performance.now();
   try {
-    const { text } = await integrationChatModel(settings, timeoutMs).generate({
+    const { text } = await integrationChatModel(settings, timeoutMs, deps.modelFetch).generate({
       messages: [{ role: 'user', content: 'Reply with OK.' }],
       maxTokens: 16,
     });
@@ -333,7 +345,10 @@ async function tryOpenAi(settings: StoredOpenAiSettings, timeoutMs: number): Pro
       detail: `${settings.model} answered in ${latency} ms${text.trim() === '' ? ' (with an empty text)' : ''}.`,
     };
   } catch (error) {
-    if (error instanceof ProviderError) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof ProviderError) {
+      const message = refusalReasonFor(error.fetchCode ?? '', error.message, principal);
+      return { ok: false, code: error.code, message };
+    }
     throw error;
   }
 }
@@ -402,7 +417,7 @@ export async function testIntegration(
     if (error instanceof SecretBoxError) return keyUnreadable;
     throw error;
   }
-  return tryOpenAi(settings, timeoutMs);
+  return tryOpenAi(deps, principal, settings, timeoutMs);
 }
 
 /** Tries settings before they are saved; a masked key stands for the stored key of integration `input.id`. */
@@ -419,6 +434,9 @@ export async function testUnsavedIntegration(
     if (stored === null || !isOpenAi(stored)) {
       throw badRequest('Enter the API key; a masked key stands only for the key of a saved integration.');
     }
+    if (stored.settings.api_key !== '') {
+      assertSecretStaysWithEndpoint(stored.settings.base_url, input.settings.base_url);
+    }
     try {
       apiKey = openOpenAiSettings(deps.secretBox, stored.settings).api_key;
     } catch (error) {
@@ -426,5 +444,5 @@ export async function testUnsavedIntegration(
       throw error;
     }
   }
-  return tryOpenAi({ ...input.settings, api_key: apiKey }, timeoutMs);
+  return tryOpenAi(deps, principal, { ...input.settings, api_key: apiKey }, timeoutMs);
 }

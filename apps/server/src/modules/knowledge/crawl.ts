@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import type { CrawlSettings } from '../../db/schema';
-import { FetchError, type GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
+import { checkUrl, FetchError, type GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
 import { parse } from './ingest/parse';
 import type { ParsedDocument } from './ingest/types';
 
@@ -94,7 +94,9 @@ export async function crawlSite(
 ): Promise<CrawledPage[]> {
   const depth = settings.depth ?? DEFAULT_CRAWL_DEPTH;
   const maxPages = settings.maxPages ?? DEFAULT_CRAWL_MAX_PAGES;
-  const origin = new URL(start).origin;
+  // The guarded checks see the address as it was given, before anything here normalises it.
+  const first = checkUrl(start);
+  const origin = first.origin;
   const robots = await robotsOf(fetch, origin);
   const wanted = (url: URL) =>
     url.origin === origin &&
@@ -103,8 +105,8 @@ export async function crawlSite(
     !settings.exclude?.some((prefix) => url.pathname.startsWith(prefix));
 
   const pages: CrawledPage[] = [];
-  const seen = new Set([withoutFragment(new URL(start))]);
-  const queue: Array<{ url: string; depth: number }> = [{ url: withoutFragment(new URL(start)), depth: 0 }];
+  const seen = new Set([withoutFragment(first)]);
+  const queue: Array<{ url: string; depth: number }> = [{ url: withoutFragment(first), depth: 0 }];
   while (queue.length > 0 && pages.length < maxPages) {
     checkpoint();
     const next = queue.shift();

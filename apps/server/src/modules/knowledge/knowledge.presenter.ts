@@ -1,5 +1,6 @@
 import type { KnowledgeBase, KnowledgeSource } from '@omnibot/contracts';
 import type { KnowledgeBaseRow, KnowledgeSourceRow } from '../../db/schema';
+import { refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 
 export function presentKnowledge(row: KnowledgeBaseRow): KnowledgeBase {
   return {
@@ -16,8 +17,14 @@ export function presentKnowledge(row: KnowledgeBaseRow): KnowledgeBase {
   };
 }
 
-/** A source with its ingestion state; the error only when it failed. */
-export function presentSource(row: KnowledgeSourceRow): KnowledgeSource {
+/**
+ * A source with its ingestion state; the error only when it failed, and for a master viewer a refused address
+ * also says how a private site is allowed.
+ */
+export function presentSource(
+  row: KnowledgeSourceRow,
+  viewer: { role: string } | null = null,
+): KnowledgeSource {
   return {
     id: row.id,
     knowledge_id: row.knowledgeBaseId,
@@ -30,7 +37,11 @@ export function presentSource(row: KnowledgeSourceRow): KnowledgeSource {
       row.state === 'failed'
         ? {
             code: row.errorCode ?? 'ingest/failed',
-            reason: row.errorReason ?? 'The source could not be read.',
+            reason: refusalReasonFor(
+              row.errorCode ?? '',
+              row.errorReason ?? 'The source could not be read.',
+              viewer,
+            ),
           }
         : null,
     chunk_count: row.chunkCount,

@@ -151,6 +151,56 @@ describe('knowledge isolation and refusals', () => {
     expect((await call('GET', '/v1/knowledge', {})).statusCode).toBe(401);
   });
 
+  it('normalises a web address once and refuses, before storing, one the guarded client would refuse', async () => {
+    const kb = await createKb(who.alice, { name: 'Addresses', language: 'en' });
+    const refused: Array<[string, string]> = [
+      ['HTTP://127.0.0.1/help', 'fetch/blocked-address'],
+      ['http://2130706433/', 'fetch/blocked-address'],
+      ['http://0177.0.0.1/', 'fetch/blocked-address'],
+      ['http://0x7f.1/', 'fetch/blocked-address'],
+      ['http://[::1]/', 'fetch/blocked-address'],
+      ['http://[::ffff:10.0.0.1]/', 'fetch/blocked-address'],
+      ['http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/', 'fetch/blocked-address'],
+      ['http://LOCALHOST./', 'fetch/blocked-address'],
+      ['http://192.168.1.1./', 'fetch/blocked-address'],
+      ['http://169.254.169.254/latest/', 'fetch/blocked-host'],
+      ['http://metadata.google.internal./', 'fetch/blocked-host'],
+      ['http://user:secret@example.com/', 'fetch/credentials-in-url'],
+      ['https://example.com:25/', 'fetch/blocked-port'],
+    ];
+    const before = await fingerprint();
+    for (const [url, code] of refused) {
+      for (const type of ['url', 'sitemap']) {
+        const response = await call('POST', `/v1/knowledge/${kb.id}/sources`, who.alice, { type, url });
+        expect([response.statusCode, response.json<{ code: string }>().code], `${type} ${url}`).toEqual([
+          400,
+          code,
+        ]);
+        expect(response.json<{ message: string }>().message).toMatch(/^Refused by the [a-z-]+ rule: /);
+        expect(response.body).not.toContain('secret@');
+        expect(response.body).not.toContain('FETCH_ALLOW_ADDRESSES');
+      }
+    }
+    const good = { type: 'text', title: 'Fine', text: 'Fine.' };
+    const bulk = await call('POST', `/v1/knowledge/${kb.id}/sources/bulk`, who.alice, {
+      sources: [good, { type: 'url', url: 'http://[0:0:0:0:0:0:0:1]/' }],
+    });
+    expect(bulk.statusCode).toBe(400);
+    expect(bulk.json<{ message: string }>().message).toMatch(/^Item 2: Refused by the loopback rule/);
+    expect(await fingerprint()).toBe(before);
+
+    // Stored in the one form every later fetch reads: scheme and host in lower case, IDN as punycode.
+    const stored = [
+      ['HTTPS://Docs.Example.COM/Help?q=1#top', 'https://docs.example.com/Help?q=1#top'],
+      ['https://b\u00fccher.example/faq', 'https://xn--bcher-kva.example/faq'],
+      ['http://example.com:8080', 'http://example.com:8080/'],
+    ];
+    for (const [url, normalised] of stored) {
+      expect((await addSource(who.alice, kb.id, { type: 'url', url })).url).toBe(normalised);
+      expect((await addSource(who.alice, kb.id, { type: 'sitemap', url })).url).toBe(normalised);
+    }
+  });
+
   it('refuses bad input with a 4xx and stores nothing', async () => {
     const kb = await createKb(who.alice, { name: 'Strict', language: 'en' });
     const before = await fingerprint();

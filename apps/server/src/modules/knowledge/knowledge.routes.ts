@@ -164,7 +164,12 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
       async (request, reply) =>
         reply
           .status(201)
-          .send(presentSource(await createSource(deps, actorOf(request), request.params.id, request.body))),
+          .send(
+            presentSource(
+              await createSource(deps, actorOf(request), request.params.id, request.body),
+              request.principal,
+            ),
+          ),
     );
 
     r.post(
@@ -189,7 +194,7 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
       },
       async (request, reply) => {
         const rows = await createSources(deps, actorOf(request), request.params.id, request.body.sources);
-        return reply.status(201).send({ items: rows.map(presentSource) });
+        return reply.status(201).send({ items: rows.map((row) => presentSource(row, request.principal)) });
       },
     );
 
@@ -213,7 +218,7 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
           request.query,
         );
         return {
-          items: rows.map(presentSource),
+          items: rows.map((row) => presentSource(row, request.principal)),
           total,
           page: request.query.page,
           page_size: request.query.page_size,
@@ -236,6 +241,7 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
       async (request) =>
         presentSource(
           await getSource(db, actorOf(request).principal, request.params.id, request.params.sourceId),
+          request.principal,
         ),
     );
 
@@ -270,7 +276,10 @@ export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps 
         },
       },
       async (request) =>
-        presentSource(await resyncSource(deps, actorOf(request), request.params.id, request.params.sourceId)),
+        presentSource(
+          await resyncSource(deps, actorOf(request), request.params.id, request.params.sourceId),
+          request.principal,
+        ),
     );
 
     r.get(

@@ -19,13 +19,14 @@ import {
 import type { Env } from '../../env';
 import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit, writeAudits } from '../../lib/audit';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../plugins/principal';
 import type { Storage } from '../../storage';
 import { getFile } from '../files/files.service';
 import { queueIngestions } from './ingestion';
 import { textSearchConfigFor } from './retrieval/retrieval';
+import { FetchError, precheckUrl, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 
 export const KNOWLEDGE_NOT_FOUND = 'Knowledge base not found';
 export const SOURCE_NOT_FOUND = 'Source not found';
@@ -166,6 +167,21 @@ async function enqueue(deps: KnowledgeDeps, rows: readonly KnowledgeSourceRow[])
     );
 }
 
+/**
+ * A source's web address as it is stored: normalised once, and refused (400, naming the rule) when the guarded
+ * client would refuse it whatever DNS answers, so that no source is stored for an address never fetched.
+ */
+function sourceUrl(deps: KnowledgeDeps, principal: Principal, raw: string): string {
+  try {
+    return precheckUrl(raw, { allowAddresses: deps.env.FETCH_ALLOW_ADDRESSES }).href;
+  } catch (error) {
+    if (error instanceof FetchError) {
+      throw badRequest(refusalReasonFor(error.code, error.reason, principal), error.code);
+    }
+    throw error;
+  }
+}
+
 /** The columns a source's input sets; a file must exist in the organisation's storage. */
 async function sourceFields(
   deps: KnowledgeDeps,
@@ -187,7 +203,7 @@ async function sourceFields(
     }
     case 'url':
       return {
-        url: input.url,
+        url: sourceUrl(deps, principal, input.url),
         crawl: input.crawl
           ? {
               depth: input.crawl.depth,
@@ -198,7 +214,7 @@ async function sourceFields(
           : null,
       };
     case 'sitemap':
-      return { url: input.url };
+      return { url: sourceUrl(deps, principal, input.url) };
   }
 }
 

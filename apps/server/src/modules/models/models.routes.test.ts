@@ -27,6 +27,8 @@ import {
 import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { TEST_TIMEOUT_MS, testModel } from './models.service';
+import { loopbackModelFetch, TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
+import { PRIVATE_SITE_HINT } from '../../lib/guarded-http/guarded-fetch';
 
 // The model server below speaks the OpenAI chat-completions and embeddings protocols (see its header).
 
@@ -76,7 +78,7 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW } });
   server = await startOpenAICompatibleServer({ dimensions: 32 });
   platform = await platformTenantId(t);
   await makeTenant(t, { tenantId: ids.partner, parent: platform, type: '2', domain: 'partner.test' });
@@ -280,12 +282,67 @@ describe('test connection', () => {
     const port = await freePort();
     const patched = await call('PATCH', `/v1/models/${model.id}`, who.master, {
       base_url: `http://127.0.0.1:${port}/v1`,
+      api_key: 'sk-entered-again-for-the-new-port',
     });
     expect(patched.statusCode).toBe(200);
     expect(await test(model.id)).toEqual({
       ok: false,
       code: 'provider/unreachable',
-      message: `Could not connect to 127.0.0.1:${port}.`,
+      message: `Could not fetch from 127.0.0.1:${port}: no HTTP answer came back.`,
+    });
+  });
+
+  it('keeps a stored key only for the endpoint it was entered for, for every kind of model', async () => {
+    for (const kind of ['chat', 'embedding', 'speech'] as const) {
+      const model = await create(who.master, chatBody({ name: `Bound ${kind}`, kind, model_name: 'm' }));
+      const before = await fingerprint();
+      for (const base_url of [
+        'https://collector.example.net/v1',
+        server.baseUrl.replace('/v1', '/v2'),
+        server.baseUrl.replace('http:', 'https:'),
+      ]) {
+        const moved = await call('PATCH', `/v1/models/${model.id}`, who.master, {
+          base_url,
+          name: 'Renamed',
+        });
+        expect([moved.statusCode, moved.json()], `${kind} ${base_url}`).toEqual([
+          400,
+          {
+            code: 'secret/endpoint-changed',
+            message:
+              'The API key must be entered again when the URL changes: a stored key is only sent to the address it was entered for.',
+          },
+        ]);
+      }
+      expect(await fingerprint()).toBe(before);
+      const rewritten = await call('PATCH', `/v1/models/${model.id}`, who.master, {
+        base_url: `${server.baseUrl.replace('http://', 'HTTP://')}/`,
+      });
+      expect(rewritten.statusCode, rewritten.body).toBe(200);
+      const entered = await call('PATCH', `/v1/models/${model.id}`, who.master, {
+        base_url: 'https://elsewhere.example.net/v1',
+        api_key: 'sk-entered-again-for-elsewhere',
+      });
+      expect(entered.statusCode, entered.body).toBe(200);
+      const removed = await call('PATCH', `/v1/models/${model.id}`, who.master, {
+        base_url: 'https://third.example.net/v1',
+        api_key: null,
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+      const unkeyed = await call('PATCH', `/v1/models/${model.id}`, who.master, { base_url: server.baseUrl });
+      expect(unkeyed.statusCode, unkeyed.body).toBe(200);
+    }
+  });
+
+  it('tells a master how a refused private address is allowed', async () => {
+    const model = await create(
+      who.master,
+      chatBody({ name: 'Intranet chat', base_url: 'http://10.1.2.3/v1' }),
+    );
+    expect(await test(model.id)).toEqual({
+      ok: false,
+      code: 'provider/unreachable',
+      message: `Refused by the private-address rule: 10.1.2.3 is a private network address; only public internet addresses can be fetched. ${PRIVATE_SITE_HINT}`,
     });
   });
 
@@ -305,7 +362,12 @@ describe('test connection', () => {
     server.failure = 'hang';
     try {
       const started = Date.now();
-      const result = await testModel({ db: t.database.db, secretBox: box }, principal, model.id, 300);
+      const result = await testModel(
+        { db: t.database.db, secretBox: box, modelFetch: loopbackModelFetch },
+        principal,
+        model.id,
+        300,
+      );
       expect(result).toMatchObject({ ok: false, code: 'provider/timeout' });
       // Sooner than the default limit the given one replaces, which a test ignoring it would wait for.
       expect(Date.now() - started).toBeLessThan(TEST_TIMEOUT_MS);

@@ -32,6 +32,7 @@ import {
   testModel,
   updateModel,
 } from './models.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -44,7 +45,11 @@ const tags = ['models'];
 /** Model connections under /v1/models: managed by masters of level 1 or 2, offered to the tenants they share with. */
 export async function modelRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
   const secret = await loadAuthSecret(deps.db, deps.env);
-  const ctx: ModelsDeps = { db: deps.db, secretBox: createSecretBox(secret, 'model-api-key') };
+  const ctx: ModelsDeps = {
+    db: deps.db,
+    secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: deps.env.FETCH_ALLOW_ADDRESSES }),
+  };
   const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
   const manager: onRequestHookHandler[] = [
     ...signedIn,

@@ -12,13 +12,17 @@ import { models, modelShares, type ModelRow, tenants } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
 import { actorId, type Principal } from '../../plugins/principal';
 import { modelFromRow, ProviderError } from './providers';
+import { type GuardedWebFetch, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 
 export interface ModelsDeps {
   db: Db;
   /** Seals and opens API keys (purpose "model-api-key"). */
   secretBox: SecretBox;
+  /** The guarded client model calls go through: a model's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
 }
 
 export const MODEL_NOT_FOUND = 'Model not found';
@@ -165,7 +169,12 @@ export async function updateModel(
   if (tenantIds) await assertShareable(deps.db, principal.tenantId, tenantIds);
   const changes: Partial<typeof models.$inferInsert> = {};
   if (input.name !== undefined) changes.name = input.name;
-  if (input.base_url !== undefined) changes.baseUrl = input.base_url;
+  if (input.base_url !== undefined) {
+    if (input.api_key === undefined && current.apiKeyEncrypted !== null) {
+      assertSecretStaysWithEndpoint(current.baseUrl, input.base_url);
+    }
+    changes.baseUrl = input.base_url;
+  }
   if (input.model_name !== undefined) changes.modelName = input.model_name;
   if (input.max_tokens !== undefined) changes.maxTokens = input.max_tokens;
   if (input.temperature !== undefined) changes.temperature = input.temperature;
@@ -245,7 +254,7 @@ export async function testModel(
   const row = await ownedRow(deps.db, principal, id);
   const started = performance.now();
   try {
-    const model = modelFromRow(row, deps.secretBox, { timeoutMs });
+    const model = modelFromRow(row, deps.secretBox, { timeoutMs, fetch: deps.modelFetch });
     if (model.kind === 'chat') {
       await model.chat.generate({ messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 16 });
     } else if (model.kind === 'speech') {
@@ -255,7 +264,13 @@ export async function testModel(
     }
     return { ok: true, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    if (error instanceof ProviderError) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof ProviderError) {
+      return {
+        ok: false,
+        code: error.code,
+        message: refusalReasonFor(error.fetchCode ?? '', error.message, principal),
+      };
+    }
     if (error instanceof SecretBoxError) {
       return {
         ok: false,

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 import { createSecretBox } from '../../lib/secret-box';
 import {
   type FailureMode,
@@ -11,10 +12,12 @@ import {
   type ChatModel,
   createChatModel,
   createEmbeddingModel,
+  createSpeechModel,
   type EmbeddingModel,
   modelFromRow,
   ProviderError,
 } from './providers';
+import { loopbackModelFetch } from '../../test/loopback-fetch';
 
 // The test server speaks the OpenAI chat-completions (JSON and SSE streaming) and embeddings protocols.
 
@@ -35,12 +38,18 @@ afterEach(() => {
 
 const chat = (timeoutMs = 5000, baseUrl = server.baseUrl): ChatModel =>
   createChatModel(
-    { baseUrl, modelName: 'test-chat', apiKey: API_KEY, timeoutMs },
+    { baseUrl, modelName: 'test-chat', apiKey: API_KEY, timeoutMs, fetch: loopbackModelFetch },
     { maxTokens: 1024, temperature: 0.7 },
   );
 const embedder = (dimensions: number | null = 64, timeoutMs = 5000): EmbeddingModel =>
   createEmbeddingModel(
-    { baseUrl: server.baseUrl, modelName: 'test-embed', apiKey: API_KEY, timeoutMs },
+    {
+      baseUrl: server.baseUrl,
+      modelName: 'test-embed',
+      apiKey: API_KEY,
+      timeoutMs,
+      fetch: loopbackModelFetch,
+    },
     dimensions,
   );
 
@@ -158,7 +167,35 @@ describe('chat model against the local OpenAI-compatible server', () => {
       chat(5000, `http://127.0.0.1:${port}/v1`).generate({ messages: [{ role: 'user', content: 'q' }] }),
     );
     expect(error.code).toBe('provider/unreachable');
-    expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}.`);
+    // On a private address the operator opened, a closed port reads like any other failure.
+    expect(error.message).toBe(`Could not fetch from 127.0.0.1:${port}: no HTTP answer came back.`);
+  });
+
+  it('calls through the guarded client: a private address is refused before any request, naming the rule', async () => {
+    const strict = createGuardedWebFetch();
+    const model = createChatModel(
+      { baseUrl: server.baseUrl, modelName: 'test-chat', apiKey: API_KEY, timeoutMs: 5000, fetch: strict },
+      { maxTokens: 16, temperature: 0 },
+    );
+    const { error } = await providerFailure(() =>
+      model.generate({ messages: [{ role: 'user', content: 'q' }] }),
+    );
+    expect([error.code, error.fetchCode]).toEqual(['provider/unreachable', 'fetch/blocked-address']);
+    expect(error.message).toMatch(/^Refused by the loopback rule: 127\.0\.0\.1 is a loopback address/);
+    const streamed = await providerFailure(() =>
+      collect(model.stream({ messages: [{ role: 'user', content: 'q' }] })),
+    );
+    expect(streamed.error.fetchCode).toBe('fetch/blocked-address');
+    const speaker = createSpeechModel({
+      baseUrl: server.baseUrl,
+      modelName: 'tts',
+      apiKey: API_KEY,
+      timeoutMs: 5000,
+      fetch: strict,
+    });
+    const spoken = await providerFailure(() => speaker.speak('hello'));
+    expect(spoken.error.fetchCode).toBe('fetch/blocked-address');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('stops when the caller aborts', async () => {
@@ -248,7 +285,7 @@ describe('modelFromRow', () => {
   });
 
   it('decrypts the key and applies the row limits to a chat model', async () => {
-    const model = modelFromRow(row({}), box);
+    const model = modelFromRow(row({}), box, { fetch: loopbackModelFetch });
     if (model.kind !== 'chat') throw new Error('expected a chat model');
     await model.chat.generate({ messages: [{ role: 'user', content: 'q' }] });
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -256,7 +293,9 @@ describe('modelFromRow', () => {
   });
 
   it('builds an embedding model with the row dimensions, and sends no Authorization without a key', async () => {
-    const model = modelFromRow(row({ kind: 'embedding', apiKeyEncrypted: null, dimensions: 24 }), box);
+    const model = modelFromRow(row({ kind: 'embedding', apiKeyEncrypted: null, dimensions: 24 }), box, {
+      fetch: loopbackModelFetch,
+    });
     if (model.kind !== 'embedding') throw new Error('expected an embedding model');
     expect(model.embedding.dimensions).toBe(24);
     const [vector] = await model.embedding.embed(['hello world']);

@@ -13,6 +13,7 @@ import {
   TypeValidationError,
 } from 'ai';
 import type { ModelRow } from '../../db/schema';
+import { FetchError, type GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 import type { SecretBox } from '../../lib/secret-box';
 
 export type ProviderErrorCode =
@@ -28,6 +29,8 @@ export class ProviderError extends Error {
   constructor(
     readonly code: ProviderErrorCode,
     message: string,
+    /** The guarded client's code when it refused or failed the call (fetch/blocked-address, ...). */
+    readonly fetchCode: string | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -71,6 +74,8 @@ export interface ConnectionSettings {
   apiKey: string | null;
   /** Upper bound of one whole call (a stream included). */
   timeoutMs: number;
+  /** The guarded client every call goes through: a model's address is one a tenant supplies. */
+  fetch: GuardedWebFetch;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -137,6 +142,15 @@ export function toProviderError(error: unknown, baseUrl: string, timedOut: boole
   const host = hostOf(baseUrl);
   if (timedOut) return new ProviderError('provider/timeout', `${host} did not answer in time.`);
   const chain = causes(error);
+  // The guarded client's refusal or failure already says, in plain words, which rule or what went wrong.
+  const refused = chain.find((entry) => entry instanceof FetchError);
+  if (refused) {
+    return new ProviderError(
+      refused.code === 'fetch/timeout' ? 'provider/timeout' : 'provider/unreachable',
+      refused.reason,
+      refused.code,
+    );
+  }
   const apiError = chain.find((entry) => APICallError.isInstance(entry));
   const status = apiError?.statusCode;
   if (status !== undefined && status >= 400) return providerErrorOfStatus(status);
@@ -185,6 +199,7 @@ function provider(settings: ConnectionSettings) {
     baseURL: settings.baseUrl.replace(/\/+$/u, ''),
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     includeUsage: true,
+    fetch: settings.fetch,
   });
 }
 
@@ -332,7 +347,7 @@ export function createSpeechModel(settings: ConnectionSettings, maxBytes = SPEEC
   return {
     speak: (text, signal) =>
       bounded(settings, signal, async (abortSignal) => {
-        const response = await fetch(endpoint, {
+        const response = await settings.fetch(endpoint, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -345,7 +360,6 @@ export function createSpeechModel(settings: ConnectionSettings, maxBytes = SPEEC
             voice: SPEECH_VOICE,
             response_format: 'mp3',
           }),
-          redirect: 'error',
           signal: abortSignal,
         });
         if (response.status >= 400) {
@@ -373,13 +387,14 @@ export type ProviderModel =
 export function modelFromRow(
   row: ModelRow,
   secretBox: SecretBox,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; fetch: GuardedWebFetch },
 ): ProviderModel {
   const settings: ConnectionSettings = {
     baseUrl: row.baseUrl,
     modelName: row.modelName,
     apiKey: row.apiKeyEncrypted === null ? null : secretBox.decrypt(row.apiKeyEncrypted),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: options.fetch,
   };
   if (row.kind === 'embedding') {
     return { kind: 'embedding', embedding: createEmbeddingModel(settings, row.dimensions) };

@@ -21,6 +21,7 @@ import {
   type SourceBody,
 } from './rags.test-support';
 import { getRagForAnswer } from './rags.service';
+import { TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 // The model server below speaks the OpenAI chat-completions protocol, streaming (Server-Sent Events) included.
 
@@ -108,7 +109,9 @@ async function recorded(id: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RAG_MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS) } });
+  t = await createTestApp({
+    env: { RAG_MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS), FETCH_ALLOW_ADDRESSES: TEST_FETCH_ALLOW },
+  });
   server = await startOpenAICompatibleServer();
   Object.assign(who, await makeOmniragTenants(t, ids));
   for (const [key, caller, tenantId] of [

@@ -39,11 +39,14 @@ import {
   withoutMarkers,
 } from './answer';
 import type { SourceLinks } from '../../storage/source-links';
+import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 export interface AnswerDeps {
   db: Db;
   /** Opens chat models' API keys (purpose "model-api-key"). */
   secretBox: SecretBox;
+  /** The guarded client model calls go through: a model's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
   log: FastifyBaseLogger;
   /** Upper bound of one chat-model call, a stream included. */
   modelTimeoutMs: number;
@@ -229,7 +232,10 @@ export async function chatModelOf(
     };
   }
   try {
-    const model = modelFromRow(row, deps.secretBox, { timeoutMs: deps.modelTimeoutMs });
+    const model = modelFromRow(row, deps.secretBox, {
+      timeoutMs: deps.modelTimeoutMs,
+      fetch: deps.modelFetch,
+    });
     if (model.kind !== 'chat') {
       return { error: { code: 'rag/unknown-model', reason: 'The chosen model is not a chat model.' } };
     }

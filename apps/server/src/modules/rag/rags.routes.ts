@@ -27,6 +27,7 @@ import { type AnswerRecorder, createAnswerRecorder } from './answer-recorder';
 import { answer, type AnswerDeps } from './rag-answer';
 import { presentRag } from './rags.presenter';
 import { createRag, deleteRag, getRag, getRagForAnswer, listRags, updateRag } from './rags.service';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -63,6 +64,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
   const answerDeps: AnswerDeps = {
     db,
     secretBox: createSecretBox(secret, 'model-api-key'),
+    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
     log: app.log,
     modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
     recorder,

@@ -326,6 +326,27 @@ describe('POST /v1/language', () => {
     expect(slow.json<{ message: string }>().message).toMatch(/in time/);
   });
 
+  it('never sends the stored LibreTranslate key to an address it was not entered for', async () => {
+    const collector = await startLibreTranslateServer({ apiKey: 'any' });
+    try {
+      for (const apiKey of [undefined, '****']) {
+        const moved = await injectAs(t, 'PATCH', `/v1/bots/${libreBot}`, who.alice, {
+          config: { libretranslate: { url: collector.url, ...(apiKey === undefined ? {} : { apiKey }) } },
+        });
+        expect([moved.statusCode, moved.json<{ code: string }>().code]).toEqual([
+          400,
+          'secret/endpoint-changed',
+        ]);
+      }
+      const translated = await visitor('/v1/language', { botId: libreBot, text: 'Bonjour', target: 'es' });
+      expect(translated.statusCode, translated.body).toBe(200);
+      expect(collector.requests).toEqual([]);
+      expect(libre.requests.map((request) => request.body.api_key)).toEqual([LIBRE_KEY]);
+    } finally {
+      await collector.close();
+    }
+  });
+
   it('speaks the LibreTranslate protocol with the bot key: translate with auto source, detect alone', async () => {
     const translated = await visitor('/v1/language', { botId: libreBot, text: 'Bonjour', target: 'es' });
     expect(translated.statusCode, translated.body).toBe(200);
@@ -382,7 +403,7 @@ describe('POST /v1/language', () => {
       target: 'en',
     });
     expect(blocked.statusCode).toBe(502);
-    expect(blocked.json<{ message: string }>().message).toContain('not allowed');
+    expect(blocked.json<{ message: string }>().message).toContain('Refused by the private-address rule');
   });
 
   it('answers 501 when the bot has no translator', async () => {

@@ -2,7 +2,12 @@ import { offersTranslation, type WidgetConfig, type WidgetServices } from '@omni
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import { createGuardedFetch, type GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
+import {
+  createGuardedFetch,
+  createGuardedWebFetch,
+  type GuardedFetch,
+  type GuardedWebFetch,
+} from '../../lib/guarded-http/guarded-fetch';
 import { createSecretBox, type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { modelsOfferedTo } from '../models/models.service';
 import { modelFromRow, ProviderError, type SpeechModel } from '../models/providers';
@@ -14,6 +19,8 @@ export interface SpeechDeps {
   secretBox: SecretBox;
   /** The guarded client for addresses tenants configure (LibreTranslate). */
   fetch: GuardedFetch;
+  /** The guarded client model calls go through: a model's address is one a tenant supplies. */
+  modelFetch: GuardedWebFetch;
   /** Upper bound of one provider call. */
   timeoutMs: number;
 }
@@ -24,6 +31,7 @@ export function createSpeechDeps(db: Db, env: Env, installationSecret: string): 
     db,
     secretBox: createSecretBox(installationSecret, 'model-api-key'),
     fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
+    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
     timeoutMs: env.RAG_MODEL_TIMEOUT_MS,
   };
 }
@@ -61,7 +69,9 @@ const providerFailure = (code: 'language/provider-error' | 'tts/provider-error',
 /** The model `id` of `kind` when it is still offered to the tenant, opened for calls. */
 async function offeredModel(deps: SpeechDeps, tenantId: string, kind: 'chat' | 'speech', id: string) {
   const row = (await modelsOfferedTo(deps.db, tenantId, kind)).find((model) => model.id === id);
-  return row ? modelFromRow(row, deps.secretBox, { timeoutMs: deps.timeoutMs }) : null;
+  return row
+    ? modelFromRow(row, deps.secretBox, { timeoutMs: deps.timeoutMs, fetch: deps.modelFetch })
+    : null;
 }
 
 /**

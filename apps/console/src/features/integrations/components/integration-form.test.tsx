@@ -122,4 +122,31 @@ describe('IntegrationForm', () => {
       },
     });
   });
+  it('asks for the key again when the URL moves to another endpoint, before anything is sent', async () => {
+    const api = stub();
+    const user = userEvent.setup();
+    renderRoute(<IntegrationForm integration={OPENAI_INTEGRATION} onSaved={vi.fn()} />);
+    const baseUrl = screen.getByRole('textbox', { name: /base url/i });
+    // The same endpoint written another way keeps the key.
+    await user.clear(baseUrl);
+    await fill(user, baseUrl, 'https://LLM.example.com:443/v1/');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.clear(baseUrl);
+    await fill(user, baseUrl, 'https://collector.example.net/v1');
+    const moved =
+      'The API key must be entered again when the URL changes: a stored key is only sent to the address it was entered for.';
+    expect(screen.getByRole('alert')).toHaveTextContent(moved);
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(api.calls().some((call) => call.startsWith('POST') || call.startsWith('PATCH'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Replace key' }));
+    await fill(user, screen.getByLabelText(/new api key/i), 'sk-entered-again-1234');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.bodyOf(`/v1/integrations/${OPENAI_INTEGRATION.id}`)).toMatchObject({
+        settings: { base_url: 'https://collector.example.net/v1', api_key: 'sk-entered-again-1234' },
+      }),
+    );
+  });
 });

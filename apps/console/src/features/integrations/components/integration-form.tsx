@@ -35,6 +35,7 @@ import {
   keyMaskOf,
   testBodyOf,
   updateBodyOf,
+  movedKeyError,
   validateIntegrationForm,
 } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
@@ -50,10 +51,14 @@ interface IntegrationFormProps {
   actions?: ReactNode;
 }
 
-function useIntegrationForm(initialValues: IntegrationFormValues, onEngineChange: () => void) {
+function useIntegrationForm(
+  initialValues: IntegrationFormValues,
+  stored: Integration | undefined,
+  onEngineChange: () => void,
+) {
   return useForm<IntegrationFormValues>({
     initialValues,
-    validate: validateIntegrationForm,
+    validate: (values) => validateIntegrationForm(values, stored),
     validateInputOnBlur: true,
     onValuesChange: (values, previous) => {
       if (values.engine !== previous.engine) onEngineChange();
@@ -115,6 +120,7 @@ function KeyField({ form, integration }: { form: IntegrationFormApi; integration
       action={action}
       onAction={setAction}
       inputProps={form.getInputProps('api_key')}
+      keepError={movedKeyError(form.values, integration)}
     />
   );
 }
@@ -128,6 +134,7 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
   const [test, setTest] = useState<IntegrationTestState>({ status: 'idle' });
   const form = useIntegrationForm(
     integration ? integrationFormOf(integration) : emptyIntegrationForm(initialEngine),
+    integration,
     () => setTest({ status: 'idle' }),
   );
   const { values } = form;

@@ -14,6 +14,7 @@ import {
   type UpdateIntegrationBody,
 } from '@omnibot/contracts';
 import type { FormErrors } from '@mantine/form';
+import { keptKeyEndpointError } from '../../../components/forms/stored-key-endpoint';
 
 /** What happens to the stored key when an integration is saved. */
 export type KeyAction = 'keep' | 'replace' | 'remove';
@@ -75,8 +76,17 @@ export const keyMaskOf = (integration: Integration | undefined) =>
 const firstIssue = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.success ? undefined : (result.error?.issues[0]?.message ?? 'Not valid');
 
+/** Why the stored key cannot be kept with the URL in the form, or null. */
+export const movedKeyError = (values: IntegrationFormValues, stored: Integration | undefined) =>
+  keptKeyEndpointError({
+    action: values.key_action,
+    hasStoredKey: keyMaskOf(stored) !== 'No key stored',
+    storedUrl: stored && 'base_url' in stored.settings ? stored.settings.base_url : '',
+    url: values.base_url.trim(),
+  });
+
 /** Field by field, with the contracts' schemas (the API checks the same again). */
-export function validateIntegrationForm(values: IntegrationFormValues): FormErrors {
+export function validateIntegrationForm(values: IntegrationFormValues, stored?: Integration): FormErrors {
   const errors: FormErrors = {};
   const name = firstIssue(IntegrationNameSchema.safeParse(values.name));
   if (name) errors.name = name;
@@ -92,6 +102,8 @@ export function validateIntegrationForm(values: IntegrationFormValues): FormErro
     const key = firstIssue(ModelApiKeySchema.safeParse(values.api_key));
     if (key) errors.api_key = key;
   }
+  const moved = movedKeyError(values, stored);
+  if (moved) errors.api_key = moved;
   if (!ModelMaxTokensSchema.safeParse(values.max_tokens).success) {
     errors.max_tokens = 'Max tokens must be a whole number from 1 to 32768';
   }

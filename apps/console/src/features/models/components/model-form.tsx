@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
 import { type Model, MODEL_KIND_LABELS, MODEL_KINDS, ModelKindSchema } from '@omnibot/contracts';
+import { keptKeyEndpointError } from '../../../components/forms/stored-key-endpoint';
 import { StoredKeyField } from '../../../components/forms/stored-key-field';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { useSaveModel } from '../api/models-api';
@@ -43,12 +44,20 @@ interface ModelFormProps {
   onCancel: () => void;
 }
 
-function validate(values: ModelFormValues, isNew: boolean) {
+function validate(values: ModelFormValues, stored: Model | undefined) {
   const errors: FormErrors = { ...resolve(values) };
-  const keyError = apiKeyError(values, isNew);
+  const keyError = apiKeyError(values, stored === undefined) ?? movedKeyError(values, stored);
   if (keyError) errors.api_key = keyError;
   return errors;
 }
+
+const movedKeyError = (values: ModelFormValues, stored: Model | undefined) =>
+  keptKeyEndpointError({
+    action: values.key_action,
+    hasStoredKey: stored?.api_key.set ?? false,
+    storedUrl: stored?.base_url ?? '',
+    url: values.base_url.trim(),
+  });
 
 /** Add or change a model connection. The API key is write-only: after a save only its mask is ever shown. */
 export function ModelForm({ model, organisations, organisationsLoading, onSaved, onCancel }: ModelFormProps) {
@@ -56,7 +65,7 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
   const save = useSaveModel();
   const form = useForm<ModelFormValues>({
     initialValues: model ? modelFormOf(model) : emptyModelForm(),
-    validate: (values) => validate(values, isNew),
+    validate: (values) => validate(values, model),
     validateInputOnBlur: true,
   });
   const { values } = form;
@@ -96,6 +105,7 @@ export function ModelForm({ model, organisations, organisationsLoading, onSaved,
       action={values.key_action}
       onAction={setKeyAction}
       inputProps={form.getInputProps('api_key')}
+      keepError={movedKeyError(values, model)}
     />
   );
 

@@ -301,6 +301,29 @@ describe('ModelPanel', () => {
     expect(bodiesOf(api, 'PATCH')[1]).toMatchObject({ api_key: null });
   });
 
+  it('keeps the stored key only while the base URL names the same endpoint', async () => {
+    const api = stubModelsApi([stored()]);
+    const user = userEvent.setup();
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Edit Support GPT' }));
+    const edit = await screen.findByRole('form', { name: 'Edit Support GPT' });
+    const baseUrl = within(edit).getByRole('textbox', { name: 'Base URL' });
+    await user.clear(baseUrl);
+    await fill(user, baseUrl, 'https://collector.example.net/v1');
+    expect(within(edit).getByRole('alert')).toHaveTextContent(/must be entered again when the URL changes/);
+    await user.click(within(edit).getByRole('button', { name: 'Save changes' }));
+    expect(bodiesOf(api, 'PATCH')).toEqual([]);
+    await user.click(within(edit).getByRole('button', { name: 'Remove key' }));
+    expect(within(edit).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(edit).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() =>
+      expect(bodiesOf(api, 'PATCH')[0]).toMatchObject({
+        base_url: 'https://collector.example.net/v1',
+        api_key: null,
+      }),
+    );
+  });
+
   it('shows a working test with its latency, and a failed one with the provider’s message', async () => {
     let answer = json(200, { ok: true, latency_ms: 42 });
     stubModelsApi([stored()], () => answer);
