@@ -49,6 +49,6 @@ test('the master signs in with the printed one-time password, must choose a new 
   await submitSignIn(page, 'admin@example.com', defined(oneTimePassword));
   await expect(page.getByRole('alert')).toContainText(AUTH_MESSAGES.wrongCredentials);
   await submitSignIn(page, 'admin@example.com', newPassword);
-  await expectLandedAfterSignIn(page);
+  await expectLandedAfterSignIn(page, 'getting-started');
   await expect(page.getByRole('banner')).toContainText('Platform Administrator');
 });
