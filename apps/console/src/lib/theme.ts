@@ -3,7 +3,6 @@ import {
   type CSSVariablesResolver,
   createTheme,
   localStorageColorSchemeManager,
-  type MantineColorScheme,
   type MantineColorSchemeManager,
 } from '@mantine/core';
 
@@ -12,19 +11,25 @@ export const APP_MODE_KEY = 'appMode';
 export const THEME_PANEL_TOGGLED_KEY = 'appThemePanelToggled';
 
 export type AppMode = 'dark' | 'light';
+/** The mode when neither a choice nor the browser says otherwise. */
 export const DEFAULT_APP_MODE: AppMode = 'dark';
 
+/** The browser's preferred mode (prefers-color-scheme): light only when it asks for light. */
+export function preferredAppMode(): AppMode {
+  return window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : DEFAULT_APP_MODE;
+}
+
 /**
- * Stores the display mode in localStorage `appMode`. Only 'dark' and 'light' count, exactly as
- * theme-init.js decides before first paint, so the two never disagree (no 'auto').
+ * Stores the display mode in localStorage `appMode`. Only 'dark' and 'light' count, exactly as theme-init.js decides
+ * before first paint, so the two never disagree (no 'auto'). Until the user chooses, the browser's preference applies.
  */
 export function appModeColorSchemeManager(): MantineColorSchemeManager {
   const manager = localStorageColorSchemeManager({ key: APP_MODE_KEY });
   return {
     ...manager,
-    get: (defaultValue: MantineColorScheme) => {
-      const value = manager.get(defaultValue);
-      return value === 'auto' ? defaultValue : value;
+    get: () => {
+      const value = manager.get('auto');
+      return value === 'auto' ? preferredAppMode() : value;
     },
   };
 }
