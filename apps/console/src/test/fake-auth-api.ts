@@ -3,7 +3,7 @@ import { vi } from 'vitest';
 const NOW = '2026-01-01T00:00:00.000Z';
 
 export interface FakeAuthApiOptions {
-  /** Signed in as this user (GET /v1/session), or signed out (401). */
+  /** Signed in as this user (GET /v1/session), or signed out (200 null). */
   signedIn?: boolean;
   mustChangePassword?: boolean;
   tenantType?: '1' | '2' | '3';
@@ -51,10 +51,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
       state.signedIn = true;
       return json(200, { status: true, user: { id: user.user_id, email: user.email, name: user.name } });
     },
-    'GET /v1/session': () =>
-      state.signedIn
-        ? json(200, user)
-        : json(401, { code: 'unauthenticated', message: 'Sign in to continue.' }),
+    'GET /v1/session': () => json(200, state.signedIn ? user : null),
     'POST /api/auth/sign-out': () => {
       state.signedIn = false;
       return json(200, { success: true });
