@@ -1,6 +1,6 @@
 // The people a menu can be shown to: every role at every tenant level, with the subscriptions that change the menu.
 import type { APIRequestContext } from '@playwright/test';
-import type { FeatureCode, Role } from '@omnibot/contracts';
+import { APP_ID_HEADER, CONSOLE_APP_ID, type FeatureCode, type Role } from '@omnibot/contracts';
 import { expect } from './server';
 import { linkIn, STRONG_PASSWORD } from './identity';
 import type { Mailbox } from './smtp';
@@ -31,7 +31,8 @@ const json = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>):
  * then users invited by mail who choose their password through the mailed link.
  */
 export function principalFactory(request: APIRequestContext, mailbox: Mailbox, baseURL: string) {
-  const headers = { origin: baseURL };
+  // Account-service calls name the calling application, as the console's do.
+  const headers = { origin: baseURL, [APP_ID_HEADER]: CONSOLE_APP_ID };
 
   async function createOrganisation({ name, domain, codes, parent }: Organisation): Promise<string> {
     const query = parent ? `?${new URLSearchParams({ tenant_id: parent }).toString()}` : '';
@@ -44,7 +45,12 @@ export function principalFactory(request: APIRequestContext, mailbox: Mailbox, b
     return created.account.tenant_id;
   }
 
-  async function createPerson(tenantId: string, email: string, role: Role, label: string): Promise<Principal> {
+  async function createPerson(
+    tenantId: string,
+    email: string,
+    role: Role,
+    label: string,
+  ): Promise<Principal> {
     await json(
       await request.post(`/v1/Account/${tenantId}/User`, {
         headers,
