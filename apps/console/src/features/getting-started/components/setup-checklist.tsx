@@ -72,15 +72,16 @@ export function SetupChecklist({ steps }: { steps: readonly SetupStep[] }) {
   return (
     <Stack gap="md">
       <Stack gap={6}>
-        <Text size="sm" fw={500} id="setup-progress-label">
+        <Text size="sm" fw={500}>
           {done} of {steps.length} steps done
         </Text>
-        <Progress
-          value={(done / steps.length) * 100}
-          color="teal"
-          aria-labelledby="setup-progress-label"
-          size="md"
-        />
+        <Progress.Root size="md">
+          <Progress.Section
+            value={(done / steps.length) * 100}
+            color="teal"
+            aria-label={`Getting started: ${done} of ${steps.length} steps done`}
+          />
+        </Progress.Root>
       </Stack>
       <Stack component="ol" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Steps">
         {steps.map((step, index) => (
