@@ -38,6 +38,8 @@ test.describe('console shell', () => {
     const schemeAtBody = () =>
       page.evaluate(() => (window as unknown as { schemeAtBody?: string | null }).schemeAtBody);
 
+    // A browser that asks for dark, so choosing Light changes something; the choice then outlives the preference.
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/');
     await chooseDisplayMode(page, 'Light');
     await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');

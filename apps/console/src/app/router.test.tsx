@@ -146,6 +146,17 @@ describe('the route table', () => {
     );
   });
 
+  it('lands an agent, who builds nothing, on the integrations overview and offers it no Getting Started', async () => {
+    const api = stubAuthApi({ signedIn: true, role: 'agent', handle: setupHandler({}) });
+    const router = renderAt('/');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Integrations' }, LAZY_CHUNKS),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(paths.integrations);
+    expect(screen.queryByRole('link', { name: 'Getting Started' })).not.toBeInTheDocument();
+    expect(api.calls()).not.toContain('GET /v1/bots');
+  });
+
   it('shows the error page, inside the shell, for unknown paths', async () => {
     stubAuthApi({ signedIn: true });
     renderAt('/no/such/page');

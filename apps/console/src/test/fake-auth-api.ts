@@ -7,6 +7,8 @@ export interface FakeAuthApiOptions {
   signedIn?: boolean;
   mustChangePassword?: boolean;
   tenantType?: '1' | '2' | '3';
+  /** The signed-in user's role; administrator unless told otherwise. */
+  role?: 'master' | 'administrator' | 'user' | 'agent';
   hasCredential?: boolean;
   /** Answers for other requests, by "METHOD /path"; return undefined to fall through to a 404. */
   handle?: (method: string, path: string, body: unknown) => Response | undefined;
@@ -37,7 +39,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
     email: 'grace@acme.test',
     name: 'Grace Hopper',
     tenant_id: 't-acme',
-    role: 'administrator',
+    role: options.role ?? 'administrator',
     must_change_password: options.mustChangePassword ?? false,
   };
   const routes: Record<string, (body: unknown) => Response> = {
@@ -64,7 +66,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
           is_active: true,
           email: user.email,
           username: user.name,
-          role: 'administrator',
+          role: user.role,
           address: {},
           info: { firstname: 'Grace', lastname: 'Hopper' },
           must_change_password: false,
