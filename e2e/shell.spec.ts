@@ -38,6 +38,8 @@ test.describe('console shell', () => {
     const schemeAtBody = () =>
       page.evaluate(() => (window as unknown as { schemeAtBody?: string | null }).schemeAtBody);
 
+    // A browser that asks for dark, so choosing Light changes something; the choice then outlives the preference.
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/');
     await chooseDisplayMode(page, 'Light');
     await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
@@ -53,6 +55,23 @@ test.describe('console shell', () => {
     expect(await schemeAtBody()).toBe('dark');
     await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(await appMode(page)).toBe('dark');
+  });
+
+  test("a first visit follows the browser's colour scheme, until a display mode is chosen", async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/profile');
+    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
+    expect(await appMode(page)).toBeNull();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'dark');
+
+    await chooseDisplayMode(page, 'Light');
+    await page.reload();
+    await expect(colorScheme(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
+    expect(await appMode(page)).toBe('light');
   });
 
   test('an unknown path shows the error page with a way home', async ({ page }) => {

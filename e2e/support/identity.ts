@@ -16,9 +16,18 @@ export function linkIn(mail: { text: string }, pathPart: string): string {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Signed in without `?next=`: the console's landing page (one constant, paths.afterSignIn). */
-export async function expectLandedAfterSignIn(page: Page) {
-  await expect(page).toHaveURL(new RegExp(`${escape(paths.afterSignIn)}$`));
+/**
+ * Signed in without `?next=`: the console's landing page, the getting-started page while the organisation has steps
+ * left (what a new organisation sees), the integrations overview once they are done or for an agent.
+ */
+export async function expectLandedAfterSignIn(
+  page: Page,
+  landing: 'getting-started' | 'integrations' | 'either' = 'either',
+) {
+  const pages = { 'getting-started': [paths.gettingStarted], integrations: [paths.integrations] };
+  const expected =
+    landing === 'either' ? [...pages['getting-started'], ...pages.integrations] : pages[landing];
+  await expect(page).toHaveURL(new RegExp(`(${expected.map(escape).join('|')})$`));
 }
 
 /** Fills and sends the sign-in form of the page it is on. */

@@ -76,3 +76,21 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 export function emailDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
+
+/** The signed-in user and their tenant, as GET /v1/session answers it. */
+export const SessionUserSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  tenant_id: z.string(),
+  role: z.string(),
+  must_change_password: z.boolean(),
+});
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+
+/**
+ * GET /v1/session: the signed-in user, or null for a caller without a session. Asking who is signed in is not an
+ * error, so a signed-out visit answers 200 and leaves nothing in the browser's console.
+ */
+export const SessionAnswerSchema = SessionUserSchema.nullable();
+export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;

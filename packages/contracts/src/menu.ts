@@ -36,6 +36,7 @@ export const MENU_ICON_NAMES = [
   'plug-connected',
   'prompt',
   'receipt',
+  'rocket',
   'robot',
   'settings',
   'square-plus',
@@ -48,7 +49,14 @@ export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
 
 /** Conditions that hide menu entries; an entry without one is always shown. */
 export type MenuRule =
-  'clientOrg' | 'subscription' | 'models' | 'support' | 'omnirag' | 'omniassist' | 'casesummary';
+  | 'clientOrg'
+  | 'subscription'
+  | 'models'
+  | 'support'
+  | 'omnirag'
+  | 'omniassist'
+  | 'casesummary'
+  | 'gettingStarted';
 
 export interface MenuLink {
   kind: 'link';
@@ -74,9 +82,13 @@ export interface MenuSection {
   items: MenuNode[];
 }
 
-/** Menu data as declared: nodes and sections may carry the rule that decides whether they are shown. */
+/**
+ * Menu data as declared: nodes and sections may carry the rule that decides whether they are shown. A link marked
+ * `planned` names a screen the console does not have yet: it is kept here so it comes back with its screen, and is
+ * never shown until then.
+ */
 export type MenuNodeDefinition =
-  | (MenuLink & { rule?: MenuRule })
+  | (MenuLink & { rule?: MenuRule; planned?: true })
   | (Omit<MenuGroup, 'children'> & { rule?: MenuRule; children: MenuNodeDefinition[] });
 
 export interface MenuSectionDefinition {
@@ -88,6 +100,10 @@ export interface MenuSectionDefinition {
 
 const link = (id: string, label: string, route: string, icon: MenuIconName, rule?: MenuRule) =>
   ({ kind: 'link', id, label, route, icon, ...(rule ? { rule } : {}) }) satisfies MenuNodeDefinition;
+
+/** A menu entry whose screen is not built yet: declared, never shown (see MenuNodeDefinition). */
+const planned = (id: string, label: string, route: string, icon: MenuIconName, rule?: MenuRule) =>
+  ({ ...link(id, label, route, icon, rule), planned: true }) satisfies MenuNodeDefinition;
 
 const group = (
   id: string,
@@ -103,6 +119,7 @@ export const MENU: readonly MenuSectionDefinition[] = [
     id: 'apps',
     title: 'APPS',
     items: [
+      link('getting-started', 'Getting Started', '/getting-started', 'rocket', 'gettingStarted'),
       group('bots', 'Bots', 'robot', [
         link('bots-create', 'Create', '/bot/customize', 'pencil'),
         link('bots-manage', 'Manage', '/bot/manage', 'list-details'),
@@ -130,14 +147,14 @@ export const MENU: readonly MenuSectionDefinition[] = [
         link('account-credentials', 'Credentials', '/credential', 'key'),
         link('account-client-org', 'Client Org.', '/tenant', 'building-community', 'clientOrg'),
         link('account-subscription', 'Subscription', '/subscription', 'receipt', 'subscription'),
-        link('account-scheduler', 'Scheduler', '/schedule', 'calendar-time'),
-        link('account-settings', 'Settings', '/setting', 'settings'),
+        planned('account-scheduler', 'Scheduler', '/schedule', 'calendar-time'),
+        planned('account-settings', 'Settings', '/setting', 'settings'),
       ]),
       group('user', 'User', 'users', [link('user-users', 'Users', '/user', 'user')]),
       group('integration', 'Integration', 'plug', [
         link('integration-all', 'All Integrations', '/bot/integration/list', 'plug-connected'),
         link('integration-chatbot', 'Chatbot', '/bot/integration/chatbot', 'message-chatbot'),
-        link('integration-contact-center', 'Contact Center', '/bot/integration/ccaas', 'headset'),
+        planned('integration-contact-center', 'Contact Center', '/bot/integration/ccaas', 'headset'),
       ]),
     ],
   },
@@ -162,12 +179,12 @@ export const MENU: readonly MenuSectionDefinition[] = [
     rule: 'omniassist',
     items: [
       group('omni-assist-datastore', 'Datastore', 'database', [
-        link('omni-assist-datastore-index', 'Index', '/ds/index', 'list-search'),
-        link('omni-assist-datastore-knowledge', 'Knowledge', '/ds/knowledge', 'books'),
+        planned('omni-assist-datastore-index', 'Index', '/ds/index', 'list-search'),
+        planned('omni-assist-datastore-knowledge', 'Knowledge', '/ds/knowledge', 'books'),
       ]),
       group('omni-assist-configuration', 'Configuration', 'adjustments', [
-        link('omni-assist-configuration-audio-hook', 'Audio Hook', '/ds/index', 'headphones'),
-        link('omni-assist-configuration-web-ui', 'Web UI', '/aa/eui/config', 'app-window'),
+        planned('omni-assist-configuration-audio-hook', 'Audio Hook', '/ds/index', 'headphones'),
+        planned('omni-assist-configuration-web-ui', 'Web UI', '/aa/eui/config', 'app-window'),
       ]),
     ],
   },
@@ -175,15 +192,15 @@ export const MENU: readonly MenuSectionDefinition[] = [
     id: 'case-summarization',
     title: 'Case Summarization',
     rule: 'casesummary',
-    items: [link('case-summarization-configuration', 'Configuration', '/cs/config', 'notes')],
+    items: [planned('case-summarization-configuration', 'Configuration', '/cs/config', 'notes')],
   },
   {
     id: 'support',
     title: 'SUPPORT',
     rule: 'support',
     items: [
-      link('support-support', 'Support', '/support', 'lifebuoy'),
-      link('support-guides', 'Guides', '/documentation', 'book'),
+      planned('support-support', 'Support', '/support', 'lifebuoy'),
+      planned('support-guides', 'Guides', '/documentation', 'book'),
     ],
   },
 ];
@@ -215,6 +232,8 @@ const RULES: Record<MenuRule, (context: MenuContext) => boolean> = {
   omnirag: ({ features }) => features.includes('omnirag'),
   omniassist: ({ features }) => features.includes('omniassist'),
   casesummary: ({ features }) => features.includes('casesummary'),
+  // Every step of getting started builds something; agents answer visitors and build nothing.
+  gettingStarted: ({ role }) => role !== 'agent',
 };
 
 /** Whether one menu rule holds; the API checks access with the same predicates the menu uses. */
@@ -230,6 +249,7 @@ function visibleNodes(nodes: readonly MenuNodeDefinition[], context: MenuContext
   for (const node of nodes) {
     if (!isShown(node.rule, context)) continue;
     if (node.kind === 'link') {
+      if (node.planned) continue;
       result.push({ kind: 'link', id: node.id, label: node.label, route: node.route, icon: node.icon });
       continue;
     }

@@ -1,3 +1,11 @@
+import {
+  MENU,
+  ROLES,
+  visibleMenu,
+  flattenMenu,
+  type MenuLevel,
+  type MenuNodeDefinition,
+} from '@omnibot/contracts';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -5,6 +13,7 @@ import { RouteErrorBoundary } from '../components/errors/route-error-boundary';
 import { paths } from '../config/paths';
 import { lazyRoute } from '../lib/preload-error';
 import { stubAuthApi } from '../test/fake-auth-api';
+import { COMPLETE_SETUP, setupHandler } from '../test/setup-fixture';
 import { TestProviders } from '../test/test-providers';
 import { routes } from './router';
 
@@ -13,6 +22,44 @@ const renderAt = (path: string, table: RouteObject[] = routes) => {
   const { unmount } = render(<RouterProvider router={router} />, { wrapper: TestProviders });
   return Object.assign(router, { unmount });
 };
+
+/** Every path the route table registers, absolute ('/bot/manage'), parameters as written. */
+function registeredPaths(table: RouteObject[], parent = ''): string[] {
+  return table.flatMap((route) => {
+    const own = route.path === undefined ? parent : `${parent}/${route.path}`.replace(/\/+/g, '/');
+    return [...(route.path === undefined ? [] : [own]), ...registeredPaths(route.children ?? [], own)];
+  });
+}
+
+function declaredLinks(nodes: readonly MenuNodeDefinition[] = MENU.flatMap((s) => s.items)) {
+  return nodes.flatMap((node): { route: string; planned: boolean }[] =>
+    node.kind === 'link'
+      ? [{ route: node.route, planned: node.planned === true }]
+      : declaredLinks(node.children),
+  );
+}
+
+describe('the menu against the route table', () => {
+  const registered = new Set(registeredPaths(routes));
+
+  it('registers a screen for every entry any principal can see', () => {
+    const levels: MenuLevel[] = ['1', '2', '3'];
+    const features = ['omnirag', 'omniassist', 'casesummary', 'subtenant'];
+    for (const level of levels) {
+      for (const role of ROLES) {
+        for (const entry of flattenMenu(visibleMenu({ level, role, features }))) {
+          expect(registered, `${entry.path.join(' > ')} > ${entry.label}`).toContain(entry.route);
+        }
+      }
+    }
+  });
+
+  it('marks planned exactly the entries without a screen, so a new screen brings its entry back', () => {
+    for (const { route, planned } of declaredLinks()) {
+      expect(registered.has(route), `${route} is ${planned ? 'planned' : 'a link'}`).toBe(!planned);
+    }
+  });
+});
 
 describe('the route table', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -66,15 +113,39 @@ describe('the route table', () => {
     }
   });
 
-  it('moves a signed-in user from / to the integrations overview, inside the shell', async () => {
-    stubAuthApi({ signedIn: true });
+  it('lands a signed-in user of a new organisation on the getting-started page, inside the shell', async () => {
+    stubAuthApi({ signedIn: true, handle: setupHandler({}) });
     const router = renderAt('/');
-    // The shell and the overview are lazy chunks loaded one after the other: slower than one query's default wait.
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
-    expect(screen.getByText('Acme Support')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/bot/integration');
-    expect(paths.afterSignIn).toBe(paths.brand);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Getting started' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(paths.gettingStarted);
+    expect(await screen.findByText('0 of 6 steps done')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open knowledge bases' })).toHaveAttribute('href', '/knowledge');
+    expect(screen.getByRole('link', { name: 'Getting Started' })).toHaveAttribute(
+      'href',
+      paths.gettingStarted,
+    );
+  });
+
+  it('lands on the integrations overview once every step is done; the page stays in the menu', async () => {
+    stubAuthApi({ signedIn: true, handle: setupHandler(COMPLETE_SETUP) });
+    const router = renderAt('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Integrations' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(paths.integrations);
+    expect(paths.brand).toBe(paths.integrations);
+    expect(screen.getByRole('link', { name: 'Getting Started' })).toHaveAttribute(
+      'href',
+      paths.gettingStarted,
+    );
+  });
+
+  it('lands an agent, who builds nothing, on the integrations overview and offers it no Getting Started', async () => {
+    const api = stubAuthApi({ signedIn: true, role: 'agent', handle: setupHandler({}) });
+    const router = renderAt('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Integrations' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(paths.integrations);
+    expect(screen.queryByRole('link', { name: 'Getting Started' })).not.toBeInTheDocument();
+    expect(api.calls()).not.toContain('GET /v1/bots');
   });
 
   it('shows the error page, inside the shell, for unknown paths', async () => {

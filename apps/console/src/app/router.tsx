@@ -46,6 +46,11 @@ export const routes: RouteObject[] = [
         lazy: lazyRoute(() => import('./routes/app/shell')),
         ErrorBoundary: RouteErrorBoundary,
         children: [
+          leaf({ path: 'start', lazy: lazyRoute(() => import('./routes/app/landing-page')) }),
+          leaf({
+            path: 'getting-started',
+            lazy: lazyRoute(() => import('./routes/getting-started/getting-started-page')),
+          }),
           leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
           leaf({ path: 'profile', lazy: lazyRoute(() => import('./routes/account/profile-page')) }),
           leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),

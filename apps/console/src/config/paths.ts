@@ -6,8 +6,14 @@ export const paths = {
   registerSuccess: '/register/success',
   forgotPassword: '/bot/forgot',
   resetPassword: '/bot/password',
-  /** Where sign-in lands when no `?next=` says otherwise: the integrations overview, also the brand link. */
-  afterSignIn: '/bot/integration',
+  /**
+   * Where sign-in lands when no `?next=` says otherwise: it goes on to the getting-started page while steps are left,
+   * to the integrations overview once they are done.
+   */
+  afterSignIn: '/start',
+  gettingStarted: '/getting-started',
+  /** The integrations overview. */
+  integrations: '/bot/integration',
   /** The header brand link. */
   brand: '/bot/integration',
   tenant: {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The real public file, run the way the browser runs it: a classic script before first paint.
 import themeInitSource from '../../public/theme-init.js?raw';
+import { preferLight } from '../test/color-scheme';
 import { APP_MODE_KEY } from './theme';
 
 const runThemeInit = () => {
@@ -13,6 +14,15 @@ const scheme = () => document.documentElement.getAttribute('data-mantine-color-s
 
 describe('public/theme-init.js', () => {
   afterEach(() => vi.restoreAllMocks());
+
+  it("follows the browser's light preference while nothing is stored; a stored choice wins", () => {
+    preferLight();
+    runThemeInit();
+    expect(scheme()).toBe('light');
+    window.localStorage.setItem(APP_MODE_KEY, 'dark');
+    runThemeInit();
+    expect(scheme()).toBe('dark');
+  });
 
   it('applies light when appMode is light', () => {
     window.localStorage.setItem(APP_MODE_KEY, 'light');

@@ -3,10 +3,12 @@ import { vi } from 'vitest';
 const NOW = '2026-01-01T00:00:00.000Z';
 
 export interface FakeAuthApiOptions {
-  /** Signed in as this user (GET /v1/session), or signed out (401). */
+  /** Signed in as this user (GET /v1/session), or signed out (200 null). */
   signedIn?: boolean;
   mustChangePassword?: boolean;
   tenantType?: '1' | '2' | '3';
+  /** The signed-in user's role; administrator unless told otherwise. */
+  role?: 'master' | 'administrator' | 'user' | 'agent';
   hasCredential?: boolean;
   /** Answers for other requests, by "METHOD /path"; return undefined to fall through to a 404. */
   handle?: (method: string, path: string, body: unknown) => Response | undefined;
@@ -37,7 +39,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
     email: 'grace@acme.test',
     name: 'Grace Hopper',
     tenant_id: 't-acme',
-    role: 'administrator',
+    role: options.role ?? 'administrator',
     must_change_password: options.mustChangePassword ?? false,
   };
   const routes: Record<string, (body: unknown) => Response> = {
@@ -51,10 +53,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
       state.signedIn = true;
       return json(200, { status: true, user: { id: user.user_id, email: user.email, name: user.name } });
     },
-    'GET /v1/session': () =>
-      state.signedIn
-        ? json(200, user)
-        : json(401, { code: 'unauthenticated', message: 'Sign in to continue.' }),
+    'GET /v1/session': () => json(200, state.signedIn ? user : null),
     'POST /api/auth/sign-out': () => {
       state.signedIn = false;
       return json(200, { success: true });
@@ -67,7 +66,7 @@ export function stubAuthApi(options: FakeAuthApiOptions = {}) {
           is_active: true,
           email: user.email,
           username: user.name,
-          role: 'administrator',
+          role: user.role,
           address: {},
           info: { firstname: 'Grace', lastname: 'Hopper' },
           must_change_password: false,

@@ -200,7 +200,7 @@ describe('Cache-Control on API answers', () => {
   );
 
   it('sends no-store on an API error too', async () => {
-    const response = await t.app.inject({ url: '/v1/session' });
+    const response = await t.app.inject({ url: '/v1/bots' });
     expect(response.statusCode).toBe(401);
     expect(response.headers['cache-control']).toBe('no-store');
   });

@@ -48,84 +48,80 @@ function stubReads() {
 const noButton = (name: RegExp) => expect(screen.queryByRole('button', { name })).toBeNull();
 const noLink = (name: RegExp) => expect(screen.queryByRole('link', { name })).toBeNull();
 
-describe(
-  'an agent reads bots, integrations, prompts and RAGs without the actions it may not use',
-  { timeout: 20_000 },
-  () => {
-    afterEach(() => vi.unstubAllGlobals());
+describe('an agent reads bots, integrations, prompts and RAGs without the actions it may not use', () => {
+  afterEach(() => vi.unstubAllGlobals());
 
-    it('lists RAGs without Add or Delete, and shows a RAG with its test box but no form', async () => {
-      stubReads();
-      const list = renderRoute(<RagListPage />, { path: '/rag', session: AGENT });
-      expect(await screen.findByRole('link', { name: RAG.name })).toBeInTheDocument();
-      noLink(/add rag/i);
-      noButton(/delete/i);
-      list.unmount();
+  it('lists RAGs without Add or Delete, and shows a RAG with its test box but no form', async () => {
+    stubReads();
+    const list = renderRoute(<RagListPage />, { path: '/rag', session: AGENT });
+    expect(await screen.findByRole('link', { name: RAG.name })).toBeInTheDocument();
+    noLink(/add rag/i);
+    noButton(/delete/i);
+    list.unmount();
 
-      const view = renderRoute(<RagViewPage />, { path: `/rag/view?id=${RAG_ID}`, session: AGENT });
-      expect(await screen.findByRole('heading', { name: RAG.name })).toBeInTheDocument();
-      expect(screen.getByRole('heading', { name: 'Test' })).toBeInTheDocument();
-      expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
-      noButton(/^save$/i);
-      noButton(/delete/i);
-      view.unmount();
+    const view = renderRoute(<RagViewPage />, { path: `/rag/view?id=${RAG_ID}`, session: AGENT });
+    expect(await screen.findByRole('heading', { name: RAG.name })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Test' })).toBeInTheDocument();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    noButton(/^save$/i);
+    noButton(/delete/i);
+    view.unmount();
 
-      renderRoute(<RagAddPage />, { path: '/rag/add', session: AGENT });
-      expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
-      noButton(/create rag/i);
+    renderRoute(<RagAddPage />, { path: '/rag/add', session: AGENT });
+    expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    noButton(/create rag/i);
+  });
+
+  it('lists integrations, prompts and bots without create, delete or switches it could use', async () => {
+    stubReads();
+    const integrations = renderRoute(<IntegrationListPage />, {
+      path: '/bot/integration/list',
+      session: AGENT,
     });
+    expect(await screen.findByRole('link', { name: OPENAI_INTEGRATION.name })).toBeInTheDocument();
+    noLink(/add integration/i);
+    noButton(/delete/i);
+    integrations.unmount();
 
-    it('lists integrations, prompts and bots without create, delete or switches it could use', async () => {
-      stubReads();
-      const integrations = renderRoute(<IntegrationListPage />, {
-        path: '/bot/integration/list',
-        session: AGENT,
-      });
-      expect(await screen.findByRole('link', { name: OPENAI_INTEGRATION.name })).toBeInTheDocument();
-      noLink(/add integration/i);
-      noButton(/delete/i);
-      integrations.unmount();
-
-      const integration = renderRoute(<IntegrationViewPage />, {
-        path: `/bot/integration/view?id=${OPENAI_INTEGRATION.id}`,
-        session: AGENT,
-      });
-      expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
-      noButton(/^save|delete|test connection/i);
-      integration.unmount();
-
-      const prompts = renderRoute(<PromptListPage />, { path: '/prompt', session: AGENT });
-      expect(await screen.findByText(PROMPT.name)).toBeInTheDocument();
-      noLink(/create prompt/i);
-      prompts.unmount();
-
-      for (const [page, path, create] of [
-        [<KnowledgeListPage key="knowledge" />, '/knowledge', /create knowledge base/i],
-        [<IndexListPage key="index" />, '/index', /create index/i],
-      ] as const) {
-        const shown = renderRoute(page, { path, session: AGENT });
-        expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
-        noLink(create);
-        shown.unmount();
-      }
-
-      renderRoute(<BotManagePage />, { path: '/bot/manage', session: AGENT });
-      const bot = await screen.findByRole('listitem', { name: makeBot().name });
-      noButton(/create bot/i);
-      expect(within(bot).queryByRole('button', { name: /more actions/i })).toBeNull();
-      expect(within(bot).getByRole('switch', { name: /enabled/i })).toBeDisabled();
+    const integration = renderRoute(<IntegrationViewPage />, {
+      path: `/bot/integration/view?id=${OPENAI_INTEGRATION.id}`,
+      session: AGENT,
     });
+    expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    noButton(/^save|delete|test connection/i);
+    integration.unmount();
 
-    it('offers the same screens their actions for a user', async () => {
-      stubReads();
-      const list = renderRoute(<RagListPage />, { path: '/rag', session: USER });
-      expect(await screen.findByRole('link', { name: 'Add RAG' })).toBeInTheDocument();
-      expect(await screen.findByRole('button', { name: `Delete ${RAG.name}` })).toBeInTheDocument();
-      list.unmount();
-      renderRoute(<BotManagePage />, { path: '/bot/manage', session: USER });
-      const bot = await screen.findByRole('listitem', { name: makeBot().name });
-      expect(screen.getByRole('button', { name: /create bot/i })).toBeInTheDocument();
-      expect(within(bot).getByRole('switch', { name: /enabled/i })).toBeEnabled();
-    });
-  },
-);
+    const prompts = renderRoute(<PromptListPage />, { path: '/prompt', session: AGENT });
+    expect(await screen.findByText(PROMPT.name)).toBeInTheDocument();
+    noLink(/create prompt/i);
+    prompts.unmount();
+
+    for (const [page, path, create] of [
+      [<KnowledgeListPage key="knowledge" />, '/knowledge', /create knowledge base/i],
+      [<IndexListPage key="index" />, '/index', /create index/i],
+    ] as const) {
+      const shown = renderRoute(page, { path, session: AGENT });
+      expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+      noLink(create);
+      shown.unmount();
+    }
+
+    renderRoute(<BotManagePage />, { path: '/bot/manage', session: AGENT });
+    const bot = await screen.findByRole('listitem', { name: makeBot().name });
+    noButton(/create bot/i);
+    expect(within(bot).queryByRole('button', { name: /more actions/i })).toBeNull();
+    expect(within(bot).getByRole('switch', { name: /enabled/i })).toBeDisabled();
+  });
+
+  it('offers the same screens their actions for a user', async () => {
+    stubReads();
+    const list = renderRoute(<RagListPage />, { path: '/rag', session: USER });
+    expect(await screen.findByRole('link', { name: 'Add RAG' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: `Delete ${RAG.name}` })).toBeInTheDocument();
+    list.unmount();
+    renderRoute(<BotManagePage />, { path: '/bot/manage', session: USER });
+    const bot = await screen.findByRole('listitem', { name: makeBot().name });
+    expect(screen.getByRole('button', { name: /create bot/i })).toBeInTheDocument();
+    expect(within(bot).getByRole('switch', { name: /enabled/i })).toBeEnabled();
+  });
+});

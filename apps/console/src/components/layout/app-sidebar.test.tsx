@@ -44,16 +44,10 @@ describe('AppSidebar', () => {
   it('shows what visibleMenu allows the platform master with every feature', async () => {
     const user = userEvent.setup();
     renderSidebar(masterSession);
-    expect(sectionNames()).toEqual([
-      'APPS',
-      'SETTINGS',
-      'Omni RAG',
-      'Omni Assist',
-      'Case Summarization',
-      'SUPPORT',
-    ]);
+    // Omni Assist, Case Summarization and SUPPORT hold only planned entries (no screen yet), so they stay hidden.
+    expect(sectionNames()).toEqual(['APPS', 'SETTINGS', 'Omni RAG']);
     expect(screen.getByRole('link', { name: 'Models' })).toHaveAttribute('href', '/model');
-    expect(screen.getByRole('link', { name: 'Guides' })).toHaveAttribute('href', '/documentation');
+    expect(screen.queryByRole('link', { name: 'Guides' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Account' }));
     expect(screen.getByRole('link', { name: 'Client Org.' })).toHaveAttribute('href', '/tenant');

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { preferLight } from '../../test/color-scheme';
 import { TestProviders } from '../../test/test-providers';
 import { ThemePanel } from './theme-panel';
 
@@ -13,6 +14,8 @@ const renderPanel = () =>
 const scheme = () => document.documentElement.getAttribute('data-mantine-color-scheme');
 
 describe('ThemePanel', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('starts dark, stores Light in appMode, and reads it back on the next render', async () => {
     const user = userEvent.setup();
     const first = renderPanel();
@@ -33,6 +36,22 @@ describe('ThemePanel', () => {
     await user.click(screen.getByRole('button', { name: 'Theme settings' }));
     expect(screen.getByRole('radio', { name: 'Light' })).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByRole('radio', { name: 'Dark' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it("follows the browser's light preference on a first visit, then remembers the choice over it", async () => {
+    const user = userEvent.setup();
+    preferLight();
+    const first = renderPanel();
+    expect(scheme()).toBe('light');
+    expect(window.localStorage.getItem('appMode')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Theme settings' }));
+    expect(screen.getByRole('radio', { name: 'Light' })).toHaveAttribute('aria-checked', 'true');
+
+    await user.click(screen.getByRole('radio', { name: 'Dark' }));
+    expect(window.localStorage.getItem('appMode')).toBe('dark');
+    first.unmount();
+    renderPanel();
+    expect(scheme()).toBe('dark');
   });
 
   it('stores Dark explicitly when chosen', async () => {

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema';
 import { makeUser, platformTenantId } from '../accounts/accounts.fixtures';
 import {
   createTestApp,
@@ -10,6 +12,58 @@ import {
 } from '../../test/app';
 
 const NEW_PASSWORD = 'Granite-Meadow-Lantern-77';
+
+describe('GET /v1/session', () => {
+  let t: TestApp;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tenantId = await platformTenantId(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 200 with null, not an error, to a caller without a session', async () => {
+    for (const cookie of [undefined, 'better-auth.session_token=not-a-session']) {
+      const response = await t.app.inject({ url: '/v1/session', headers: cookie ? { cookie } : {} });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toBeNull();
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('answers the signed-in user and their tenant, one-time password pending or not', async () => {
+    const email = 'session-reader@example.com';
+    await makeUser(t, tenantId, email, 'user');
+    const cookie = await sessionCookie(t, email, STRONG_PASSWORD);
+    const response = await t.app.inject({ url: '/v1/session', headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      email,
+      name: `Person ${email}`,
+      tenant_id: tenantId,
+      role: 'user',
+      must_change_password: false,
+    });
+    await t.database.db.update(users).set({ mustChangePassword: true }).where(eq(users.email, email));
+    const pending = await t.app.inject({ url: '/v1/session', headers: { cookie } });
+    expect(pending.json()).toMatchObject({ email, must_change_password: true });
+  });
+
+  it('still refuses a signed-in user who was disabled, with a 403 that says so', async () => {
+    const email = 'session-disabled@example.com';
+    await makeUser(t, tenantId, email, 'user');
+    const cookie = await sessionCookie(t, email, STRONG_PASSWORD);
+    await t.database.db.update(users).set({ isActive: false }).where(eq(users.email, email));
+    const response = await t.app.inject({ url: '/v1/session', headers: { cookie } });
+    expect(response.statusCode).toBe(403);
+    const body = response.json<{ code: string; message: string }>();
+    expect(body.code).toMatch(/^auth\//);
+    expect(body.message.length).toBeGreaterThan(0);
+  });
+});
 
 describe('password change brute force', () => {
   let t: TestApp;

@@ -1,4 +1,9 @@
-import { AUTH_ERROR_CODES, AUTH_MESSAGES, ChangePasswordBodySchema } from '@omnibot/contracts';
+import {
+  AUTH_ERROR_CODES,
+  AUTH_MESSAGES,
+  ChangePasswordBodySchema,
+  SessionAnswerSchema,
+} from '@omnibot/contracts';
 import { APIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import { eq } from 'drizzle-orm';
@@ -8,19 +13,11 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { requirePrincipal, resolveUserPrincipal, sessionUser } from '../../plugins/principal';
+import { resolveUserPrincipal } from '../../plugins/principal';
 import type { Auth } from '../auth/auth';
 import { LIMITS, type RateLimits } from '../auth/rate-limits';
 import { isStrongPassword } from '../auth/password-policy';
 
-const SessionSchema = z.object({
-  user_id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  tenant_id: z.string(),
-  role: z.string(),
-  must_change_password: z.boolean(),
-});
 const ResultSchema = z.object({ code: z.number(), message: z.string() });
 
 export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; limits: RateLimits }) {
@@ -32,14 +29,14 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; 
     {
       schema: {
         tags: ['identity'],
-        summary: 'The signed-in user and their tenant',
-        response: { 200: SessionSchema },
+        summary: 'The signed-in user and their tenant; null without a session',
+        response: { 200: SessionAnswerSchema },
       },
-      config: { allowPendingPasswordChange: true },
-      preHandler: requirePrincipal(auth, db),
     },
     async (request) => {
-      const p = sessionUser(request);
+      // A disabled user or one without a profile still gets its 403: only the absence of a session is an answer.
+      const p = await resolveUserPrincipal(auth, db, request);
+      if (!p) return null;
       return {
         user_id: p.userId,
         email: p.email,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { getAuthState, type AuthStateDeps } from './get-auth-state';
-import type { SessionUser } from './get-session-user';
+import type { SessionUser } from '@omnibot/contracts';
 import type { StartUpFetchers } from './start-up-flow';
 import { defined } from '../../../test/defined';
 

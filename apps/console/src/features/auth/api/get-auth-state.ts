@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { clearSessionStorage, storeSession } from '../../../lib/session';
-import { getSessionUser, type SessionUser } from './get-session-user';
+import type { SessionUser } from '@omnibot/contracts';
+import { getSessionUser } from './get-session-user';
 import { signOut } from './sign-out';
 import {
   accountServiceFetchers,

@@ -5,7 +5,7 @@ import { AUTH_ERROR_CODES, AUTH_MESSAGES } from '@omnibot/contracts';
 import { IconAlertCircle, IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { z } from 'zod';
-import type { SessionUser } from '../api/get-session-user';
+import type { SessionUser } from '@omnibot/contracts';
 import { useChangePassword } from '../api/change-password';
 import { errorCode, errorMessage } from '../utils/error-message';
 import { NewPasswordFormSchema } from '../utils/new-password-schema';

@@ -36,7 +36,7 @@ async function openMasking(bot: Bot) {
   return { user, fetchMock };
 }
 
-describe('the masking section', { timeout: 60_000 }, () => {
+describe('the masking section', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });

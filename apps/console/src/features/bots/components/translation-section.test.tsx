@@ -41,7 +41,7 @@ async function openTranslation(bot: Bot) {
 
 const toggle = () => screen.getByRole('switch', { name: /translate automatically/i });
 
-describe('the translation section', { timeout: 60_000 }, () => {
+describe('the translation section', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
