@@ -75,10 +75,17 @@ function argumentsAt(source: string, start: number): string[] {
 
 const lineOf = (source: string, index: number) => source.slice(0, index).split('\n').length;
 
-/** The code an argument expression names: a string literal or an AUTH_ERROR_CODES member; null if dynamic. */
+/**
+ * The code an argument expression names: a string literal, a string constant of the contracts, or an
+ * AUTH_ERROR_CODES member; null if dynamic.
+ */
 function resolve(expression: string): string | null {
   const literal = /^(['"])([^'"`$\\]+)\1$/.exec(expression);
   if (literal) return literal[2] ?? null;
+  if (/^[A-Z][A-Z0-9_]*$/.test(expression)) {
+    const value: unknown = (contracts as Record<string, unknown>)[expression];
+    if (typeof value === 'string') return value;
+  }
   const constant = /^(\w+)\.code$/.exec(expression);
   if (constant) {
     const value: unknown = (contracts as Record<string, unknown>)[constant[1] ?? ''];
@@ -141,7 +148,7 @@ export function catalogueProblems(sites: CodeSite[]): string[] {
       return DYNAMIC_CODES[file]?.includes(expression)
         ? []
         : [
-            `${where} raises a code this test cannot resolve (${expression || 'nothing'}): use a literal or an AUTH_ERROR_CODES member, or list it in DYNAMIC_CODES`,
+            `${where} raises a code this test cannot resolve (${expression || 'nothing'}): use a literal, a contracts constant or an AUTH_ERROR_CODES member, or list it in DYNAMIC_CODES`,
           ];
     }
     return isErrorCode(code)
@@ -175,6 +182,8 @@ describe('error catalogue', () => {
     expect(found('invalid_argument', 'lib/errors.ts')).toBe(true);
     expect(found('storage/file-too-large', 'modules/files/files-upload.routes.ts')).toBe(true);
     expect(found('origin_not_allowed', 'plugins/origin-check.ts')).toBe(true);
+    // A code named by a constant of the contracts.
+    expect(found('secret/endpoint-changed', 'lib/secret-endpoint.ts')).toBe(true);
   });
 
   it('has every code the server raises, with a message', () => {
@@ -192,7 +201,7 @@ describe('error catalogue', () => {
     ].join('\n');
     expect(catalogueProblems(codeSites('modules/x/x.service.ts', source))).toEqual([
       "apps/server/src/modules/x/x.service.ts:2 raises 'brand_new_code', which is missing from ERROR_CATALOGUE in packages/contracts/src/errors.ts",
-      'apps/server/src/modules/x/x.service.ts:4 raises a code this test cannot resolve (code): use a literal or an AUTH_ERROR_CODES member, or list it in DYNAMIC_CODES',
+      'apps/server/src/modules/x/x.service.ts:4 raises a code this test cannot resolve (code): use a literal, a contracts constant or an AUTH_ERROR_CODES member, or list it in DYNAMIC_CODES',
       "apps/server/src/modules/x/x.service.ts:5 raises 'another_new_code', which is missing from ERROR_CATALOGUE in packages/contracts/src/errors.ts",
     ]);
   });

@@ -53,6 +53,8 @@ export const EXTRA_AUTH_ERRORS = {
 
 /** Why a knowledge source failed: fetching a tenant's URL or reading a document (stored on the source, shown in the console). */
 export const INGESTION_ERRORS = {
+  'secret/endpoint-changed':
+    'The API key must be entered again when the URL changes: a stored key is only sent to the address it was entered for.',
   'fetch/invalid-url': 'The address is not a valid web address.',
   'fetch/unsupported-scheme': 'Only http and https addresses can be fetched.',
   'fetch/credentials-in-url': 'Addresses with a user name or password cannot be fetched.',
@@ -163,6 +165,7 @@ export const WIDGET_ERRORS = {
   'widget/invalid-conversation': 'This conversation is not valid for this bot; start a new one.',
   'widget/rate-limited': 'Too many requests; wait a moment and try again.',
   'widget/unknown-message': 'This message is not part of the conversation.',
+  'widget/no-origin': 'Only a web page can report where the widget was loaded (it names its Origin).',
   'language/not-configured': 'This bot offers no translation.',
   'language/provider-error': 'The translation service failed.',
   'tts/not-configured': 'This bot offers no server voice.',
