@@ -46,7 +46,7 @@ import { createGuardedFetch, createGuardedWebFetch } from './lib/guarded-http/gu
 import { sessionRoutes } from './modules/session/session.routes';
 import { speechRoutes } from './modules/speech/speech.routes';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
-import { registerCompression } from './plugins/compression';
+import { readsHashedAsset, registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
 import { registerCredentialCache } from './plugins/credential-cache';
 import { registerErrorHandling, serializeError } from './plugins/errors';
@@ -193,6 +193,7 @@ export async function buildApp({
   // Counted in the database so that every server process shares one budget per client.
   await app.register(rateLimit, {
     global: true,
+    allowList: readsHashedAsset,
     max: env.RATE_LIMIT_MAX,
     timeWindow: env.RATE_LIMIT_WINDOW_MS,
     store: pgRateLimitStore({ db: database.db, log: app.log }),

@@ -279,3 +279,26 @@ describe('server-sent events', () => {
     }
   });
 });
+
+describe('the request budget', () => {
+  it('is not spent on content-hashed built files, and is on everything else', async () => {
+    const [widgetDir, consoleDir] = dirs;
+    const limited = await createTestApp({
+      widgetDir,
+      consoleDir,
+      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '600000' },
+    });
+    try {
+      const statuses = async (url: string, times: number) => {
+        const answers: number[] = [];
+        for (let i = 0; i < times; i++) answers.push((await limited.app.inject({ url })).statusCode);
+        return answers;
+      };
+      expect(await statuses('/widget/assets/app-3f9a1c.js', 6)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(await statuses('/assets/index-77ab01.js', 6)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(await statuses('/v1/session', 4)).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

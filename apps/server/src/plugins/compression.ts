@@ -56,6 +56,21 @@ export async function registerBuiltFiles(
   });
 }
 
+/** Routes of the content-hashed build output: the console's and the chat app's scripts, styles and fonts. */
+const HASHED_ASSET_ROUTE = /^\/(?:widget\/)?assets\//u;
+
+/**
+ * Whether a request reads a content-hashed built file through its route (a missing file under the same path is no
+ * such route). These are never rate limited: a browser fetches each once and caches it for good, and a first visit
+ * loads a hundred of them, which a whole office behind one address would otherwise spend its budget on.
+ */
+export function readsHashedAsset(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    HASHED_ASSET_ROUTE.test(request.routeOptions.url ?? '')
+  );
+}
+
 /** The encoding to send a generated answer in: br, else gzip, else null (the identity). */
 export function acceptedEncoding(request: FastifyRequest): ContentEncoding | null {
   const header = request.headers['accept-encoding'];
