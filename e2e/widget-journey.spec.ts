@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Frame, FrameLocator, Page } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { api, createAnsweringBot, startHostSite, type HostSite } from './support/bots';
 import { signInWithApi } from './support/identity';
-import { expect, REPO_ROOT, test } from './support/server';
+import { expect, test } from './support/server';
 import { defined } from '../apps/console/src/test/defined';
 
 // The platform master's organisation holds the omnirag subscription.
@@ -16,7 +16,6 @@ test.use({
   viewport: { width: 1280, height: 900 },
 });
 
-const AXE = readFileSync(`${REPO_ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
 const TIMETABLE = {
   type: 'text' as const,
   title: 'Ferry timetable',
@@ -49,22 +48,6 @@ async function onlyTranscript(page: Page, baseURL: string, botId: string): Promi
   const log = await api<{ items: { id: string }[] }>(page, baseURL, 'GET', `/v1/bots/${botId}/conversations`);
   expect(log.items).toHaveLength(1);
   return api<Transcript>(page, baseURL, 'GET', `/v1/conversations/${defined(log.items[0]).id}`);
-}
-
-/** Serious and critical axe violations in a frame (axe evaluated in the page, so the widget's CSP does not apply). */
-async function seriousViolations(frame: Frame | Page) {
-  await frame.evaluate(AXE);
-  const result = await frame.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }
-    ).axe;
-    return axe.run(document);
-  });
-  return (result.violations as { id: string; impact: string; nodes: { html: string }[] }[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html.slice(0, 160)).join(' | ')}`,
-    );
 }
 
 test('a visitor on another origin asks, gets a sourced answer, rates it, keeps the conversation and has a PIN masked', async ({
