@@ -112,7 +112,6 @@ export const SERVER_ORDER_DEBT = new Set([
   'modules/conversations/visitor.routes.ts -> modules/speech/auto-translate',
   'modules/conversations/visitor.routes.ts -> modules/speech/speech.service',
   'modules/files/files.routes.ts -> modules/bots/bots.service',
-  'modules/indexes/search.ts -> modules/rag/answer',
   'modules/integrations/integrations.routes.ts -> bootstrap',
   'modules/models/models.routes.ts -> bootstrap',
   'modules/rag/rags.routes.ts -> bootstrap',

@@ -19,10 +19,21 @@ import {
 } from '../knowledge/retrieval/retrieval';
 import { modelFromRow } from '../models/providers';
 import { searchVector, type VectorStrategy } from './vectors';
-import type { Passage } from '../rag/answer';
 import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 export type RetrievalMode = IndexRow['mode'];
+
+/** A ranked retrieval hit handed to the answering step; the first is the best. */
+export interface Passage {
+  chunkId: string;
+  sourceId: string;
+  text: string;
+  score: number;
+  title: string;
+  url?: string | null;
+  headingPath: string[];
+  page?: number | null;
+}
 
 /** A ranked hit of an index: a passage the answering step can cite, with the knowledge base it comes from. */
 export interface IndexHit extends Passage {

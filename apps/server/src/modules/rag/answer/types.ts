@@ -1,14 +1,6 @@
-/** A ranked retrieval hit handed to the answering step; the first is the best. */
-export interface Passage {
-  chunkId: string;
-  sourceId: string;
-  text: string;
-  score: number;
-  title: string;
-  url?: string | null;
-  headingPath: string[];
-  page?: number | null;
-}
+import type { Passage } from '../../indexes/search';
+
+export type { Passage };
 
 /** A passage as cited in an answer; `n` is the number its marker [n] carries in the answer text. */
 export interface AnswerSource {
