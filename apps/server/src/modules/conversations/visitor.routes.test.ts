@@ -26,7 +26,7 @@ import {
 } from '../../test/openai-compatible-server';
 import { type LibreTranslateServer, startLibreTranslateServer } from '../../test/libretranslate-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
-import { makeChatModel, makeIndex, makeKnowledge, parseEvents } from '../rag/rags.test-support';
+import { makeChatModel, makeIndex, makeKnowledge, parseEvents, streamedText } from '../rag/rags.test-support';
 import { SIGHTINGS_PER_ADDRESS } from '../widget/widget-access';
 import { type ConversationTokens, createConversationTokens } from './conversation-token';
 import { ORIGINS_PER_BOT_MAX } from './visitor.service';
@@ -227,10 +227,7 @@ describe('POST /v1/intent', () => {
       { stream: true },
     );
     const events = parseEvents(response.body);
-    const streamed = events
-      .filter((event) => event.event === 'delta')
-      .map((event) => (event.data as { text: string }).text)
-      .join('');
+    const streamed = streamedText(events);
     expect(streamed).toBe('Please ask about parcels.');
     expect(JSON.stringify(events)).not.toContain(FALLBACK);
     const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));
@@ -302,10 +299,7 @@ describe('POST /v1/intent', () => {
       { stream: true },
     );
     const events = parseEvents(response.body);
-    const streamed = events
-      .filter((event) => event.event === 'delta')
-      .map((event) => (event.data as { text: string }).text)
-      .join('');
+    const streamed = streamedText(events);
     expect(streamed).toBe(`[de] ${ANSWER}`);
     expect(IntentReplySchema.parse(events.at(-1)?.data)).toMatchObject({
       messages: [{ text: `[de] ${ANSWER}` }],
@@ -331,10 +325,7 @@ describe('POST /v1/intent', () => {
     const reply = IntentReplySchema.parse(events.at(-1)?.data);
     expect(reply.conversationToken).toBe(opened.conversationToken);
     expect(reply.visitorMessage.id).toBe(opened.visitorMessage.id);
-    const streamed = events
-      .filter((event) => event.event === 'delta')
-      .map((event) => (event.data as { text: string }).text)
-      .join('');
+    const streamed = streamedText(events);
     expect(streamed).toBe(reply.messages[0]?.text);
     expect(reply.messages[0]?.text).toBe(ANSWER);
     const stored = await messagesOf(conversationIdOf(reply.conversationToken, bot.id));

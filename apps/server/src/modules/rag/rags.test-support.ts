@@ -122,3 +122,10 @@ export function parseEvents(body: string): StreamedEvent[] {
       return { event, data: JSON.parse(data) as unknown };
     });
 }
+
+/** The text a stream showed: its delta events joined in order. */
+export const streamedText = (events: StreamedEvent[]) =>
+  events
+    .filter((event) => event.event === 'delta')
+    .map((event) => (event.data as { text: string }).text)
+    .join('');
