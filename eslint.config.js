@@ -90,45 +90,10 @@ export const SERVER_MODULE_ORDER = [
   'bots',
   'bot-templates',
   'bot-testing',
-  'conversations',
   'speech',
   'widget',
   'health',
 ];
-/**
- * Imports against that order which stand today, as `file -> imported file` from apps/server/src. The list only
- * shrinks (a test fails on an entry whose import is gone): the widget wing takes widget-files, the visitor and
- * speech routes into modules/widget; the identity plugins move under modules/auth; the app hands the installation
- * secret to the route plugins instead of each loading it.
- */
-export const SERVER_ORDER_DEBT = new Set([
-  'lib/audit.ts -> plugins/principal',
-  'modules/bot-templates/bot-templates.routes.ts -> bootstrap',
-  'modules/bot-testing/bot-testing.routes.ts -> bootstrap',
-  'modules/bots/bots.routes.ts -> bootstrap',
-  'modules/bots/bots.routes.ts -> modules/conversations/visitor.service',
-  'modules/bots/bots.routes.ts -> modules/speech/speech.service',
-  'modules/conversations/visitor.routes.ts -> bootstrap',
-  'modules/conversations/visitor.routes.ts -> modules/speech/auto-translate',
-  'modules/conversations/visitor.routes.ts -> modules/speech/speech.service',
-  'modules/files/files.routes.ts -> modules/bots/bots.service',
-  'modules/integrations/integrations.routes.ts -> bootstrap',
-  'modules/models/models.routes.ts -> bootstrap',
-  'modules/rag/rags.routes.ts -> bootstrap',
-  'modules/speech/speech.routes.ts -> bootstrap',
-  'modules/speech/speech.routes.ts -> modules/widget/widget-access',
-  'plugins/credential-cache.ts -> modules/tenancy/principals-changed',
-  'plugins/feature-guard.ts -> modules/auth/auth',
-  'plugins/feature-guard.ts -> modules/tenancy/tenant-features',
-  'plugins/origin-check.ts -> modules/auth/continue-url',
-  'plugins/principal.ts -> modules/accounts/credential-secrets',
-  'plugins/principal.ts -> modules/auth/auth',
-  'plugins/principal.ts -> modules/tenancy/tenant-features',
-  'plugins/principal.ts -> modules/tenancy/tenant-usable',
-  'plugins/widget-files.ts -> modules/bots/bots.routes',
-  'plugins/widget-files.ts -> modules/bots/bots.service',
-  'plugins/widget-files.ts -> modules/speech/speech.service',
-]);
 const SERVER_FOUNDATIONS = new Set(['plugins', 'lib', 'db', 'storage', 'jobs']);
 const SERVER_WIRING = new Set(['app', 'main', 'bootstrap']);
 
@@ -170,8 +135,6 @@ const serverModuleOrder = {
       if (!target) return;
       const to = serverZone(target);
       if (!to) return;
-      const edge = `${path.relative(SERVER_SRC, context.filename)} -> ${path.relative(SERVER_SRC, target)}`;
-      if (SERVER_ORDER_DEBT.has(edge.replace(/\.[cm]?[jt]s$/, ''))) return;
       const fromName = from.kind === 'module' ? `modules/${from.name}` : from.name;
       if (to.kind === 'wiring' && from.kind !== 'wiring') {
         context.report({ node: source, messageId: 'wiring', data: { from: fromName, to: to.name } });

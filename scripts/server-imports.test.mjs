@@ -4,7 +4,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SERVER_ORDER_DEBT } from '../eslint.config.js';
 
 const SERVER_SRC = fileURLToPath(new URL('../apps/server/src', import.meta.url));
 const IMPORT =
@@ -26,10 +25,6 @@ function resolveImport(from, specifier, known) {
   const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
   return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => known.has(candidate)) ?? null;
 }
-
-/** An import as SERVER_ORDER_DEBT names it: `from.ts -> to` from apps/server/src, the target without extension. */
-const edgeName = (from, to) =>
-  `${path.relative(SERVER_SRC, from)} -> ${path.relative(SERVER_SRC, to).replace(/(\/index)?\.ts$/, '')}`;
 
 /** Each production file with the production files it imports. */
 export function importGraph(root = SERVER_SRC) {
@@ -105,22 +100,7 @@ describe('server import cycles', () => {
   it('reads the server: no production file imports itself back through others', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(100);
-    // The imports the module order still tolerates are left out: each is to be removed, not leaned on.
-    const ordered = new Map(
-      [...graph].map(([file, targets]) => [
-        file,
-        targets.filter((target) => !SERVER_ORDER_DEBT.has(edgeName(file, target))),
-      ]),
-    );
-    const relative = cycles(ordered).map((group) => group.map((file) => path.relative(SERVER_SRC, file)));
+    const relative = cycles(graph).map((group) => group.map((file) => path.relative(SERVER_SRC, file)));
     expect(relative).toEqual([]);
-  });
-
-  it('every import the module order still tolerates stands in the code, so the list only shrinks', () => {
-    const edges = new Set(
-      [...importGraph()].flatMap(([file, targets]) => targets.map((target) => edgeName(file, target))),
-    );
-    const gone = [...SERVER_ORDER_DEBT].filter((edge) => !edges.has(edge));
-    expect(gone, 'remove these from SERVER_ORDER_DEBT in eslint.config.js').toEqual([]);
   });
 });

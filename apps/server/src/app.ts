@@ -23,41 +23,43 @@ import { accountRoutes } from './modules/accounts/accounts.routes';
 import { createAuth, type Auth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
 import { RateLimits } from './modules/auth/rate-limits';
-import { registerFiles } from './modules/files/files.module';
+import { type FilesHandle, registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { botTemplateRoutes } from './modules/bot-templates/bot-templates.routes';
 import { botRoutes } from './modules/bots/bots.routes';
+import { createBotSecrets } from './modules/bots/bots.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
 import { startBotTesting } from './modules/bot-testing/bot-test-runner';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
-import { visitorRoutes } from './modules/conversations/visitor.routes';
-import { createWidgetAccess, type WidgetAccess } from './modules/widget/widget-access';
+import { createWidgetAccess } from './modules/widget/widget-access';
+import { widgetRoutes } from './modules/widget/widget.routes';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
+import { type AnswerRecorder, createAnswerRecorder } from './modules/rag/answer-recorder';
+import type { AnswerDeps } from './modules/rag/rag-answer';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { startIngestion } from './modules/knowledge/ingestion';
 import { indexRoutes } from './modules/indexes/indexes.routes';
 import { queueEmbeddingForKnowledge, startEmbedding } from './modules/indexes/embedding';
-import { registerVectorSearch } from './modules/indexes/search';
+import type { VectorSearchDeps } from './modules/indexes/search';
 import { createSecretBox } from './lib/secret-box';
 import { createGuardedFetch, createGuardedWebFetch } from './lib/guarded-http/guarded-fetch';
 import { sessionRoutes } from './modules/session/session.routes';
-import { speechRoutes } from './modules/speech/speech.routes';
+import type { SpeechDeps } from './modules/speech/speech.service';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
 import { readsHashedAsset, registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
-import { registerCredentialCache } from './plugins/credential-cache';
+import { registerCredentialCache } from './modules/auth/credential-cache';
 import { registerErrorHandling, serializeError } from './plugins/errors';
 import { registerJsonBody } from './plugins/json-body';
 import { registerMetrics } from './plugins/metrics';
 import { registerNoStore } from './plugins/no-store';
-import { registerOriginCheck } from './plugins/origin-check';
-import { registerPrincipal } from './plugins/principal';
+import { registerOriginCheck } from './modules/auth/origin-check';
+import { type Identity, registerPrincipal } from './modules/auth/principal';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSafeUrl } from './plugins/safe-url';
-import { registerWidgetFiles } from './plugins/widget-files';
 
 /** Where presigned download links point when files live in an S3-compatible store (previews load from there). */
 
@@ -105,8 +107,12 @@ declare module 'fastify' {
     database: Database;
     /** The background job runner, or null when the app was built without one. */
     jobs: JobRunner | null;
-    /** The rules every public widget route shares: servable bot, allowed origins and CORS, rate limits. */
-    widgetAccess: WidgetAccess;
+    /** How callers are resolved (session library, database, credential cache); modules get it passed. */
+    identity: Identity;
+    /** Tenant file storage; the app's own handle, for the operator's tools and tests (modules get it passed). */
+    files: FilesHandle;
+    /** Writes recorded answers after their replies; `flush()` awaits what is pending (tests, shutdown). */
+    ragAnswers: AnswerRecorder;
   }
 }
 
@@ -210,7 +216,10 @@ export async function buildApp({
     from: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(env.PUBLIC_URL).hostname}>`,
     logger: app.log,
   });
-  const auth = createAuth({ env, db, mailer, secret: await loadAuthSecret(db, env), logger: app.log });
+  // Everything the modules share is made here once and handed to them: the installation secret and the key
+  // boxes it opens, the guarded HTTP clients, the identity guard, the answer recorder, the widget's access rules.
+  const installationSecret = await loadAuthSecret(db, env);
+  const auth = createAuth({ env, db, mailer, secret: installationSecret, logger: app.log });
   const limits = new RateLimits(db);
   app.decorate('auth', auth);
   app.decorate('mailer', mailer);
@@ -220,35 +229,69 @@ export async function buildApp({
     mailer.close();
   });
   registerPrincipal(app);
-  registerCredentialCache(app, database, env.CREDENTIAL_CACHE_MS);
+  const identity: Identity = {
+    auth,
+    db,
+    credentialCache: registerCredentialCache(app, database, env.CREDENTIAL_CACHE_MS),
+  };
+  app.decorate('identity', identity);
+  const modelKeys = createSecretBox(installationSecret, 'model-api-key');
+  const botSecrets = createBotSecrets(installationSecret);
+  const fetchPolicy = { allowAddresses: env.FETCH_ALLOW_ADDRESSES };
+  const modelFetch = createGuardedWebFetch(fetchPolicy);
+  const pageFetch = createGuardedFetch(fetchPolicy);
+  const models = { db, secretBox: modelKeys, modelFetch };
+  const vectorSearch: VectorSearchDeps = {
+    secretBox: modelKeys,
+    modelFetch,
+    pgvector: database.vectorEnabled,
+  };
+  const speech: SpeechDeps = { ...models, fetch: pageFetch, timeoutMs: env.RAG_MODEL_TIMEOUT_MS };
 
   registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);
   authRoutes(app, { auth, db, env, limits });
-  sessionRoutes(app, { auth, db, limits });
-  accountRoutes(app, { auth, db, env });
-  await registerFiles(app, { auth, db, env });
-  await modelRoutes(app, { auth, db, env });
-  await promptRoutes(app, { auth, db });
-  await knowledgeRoutes(app, { auth, db, env, storage: () => app.files.storage, jobs: () => app.jobs });
-  await ragRoutes(app, { auth, db, env });
-  app.decorate(
-    'widgetAccess',
-    createWidgetAccess({ db, env, installationSecret: await loadAuthSecret(db, env), log: app.log }),
-  );
-  await botRoutes(app, { auth, db, env });
-  await dashboardRoutes(app, { auth, db });
-  await speechRoutes(app, { db, env });
-  const botTesting = await botTestingRoutes(app, { auth, db, env, jobs: () => app.jobs });
-  await botTemplateRoutes(app, { auth, db, env });
-  await integrationRoutes(app, { auth, db, env });
-  await visitorRoutes(app, { db, env });
-  const modelKeys = createSecretBox(await loadAuthSecret(db, env), 'model-api-key');
-  const modelFetch = createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES });
-  registerVectorSearch(db, { secretBox: modelKeys, modelFetch, pgvector: database.vectorEnabled });
-  await indexRoutes(app, { auth, db, jobs: () => app.jobs, pgvector: database.vectorEnabled });
-  await registerWidgetFiles(app, {
-    db,
+  sessionRoutes(app, { identity, limits });
+  accountRoutes(app, { identity, mailer, env });
+  const files = await registerFiles(app, { identity, env });
+  app.decorate('files', files);
+  const answerRecorder = createAnswerRecorder(db, app.log);
+  app.decorate('ragAnswers', answerRecorder);
+  // Answers still waiting are written before the database goes.
+  app.addHook('onClose', () => answerRecorder.flush());
+  const answering: AnswerDeps = {
+    ...models,
+    log: app.log,
+    modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+    sourceLinks: files.sourceLinks,
+    vector: vectorSearch,
+  };
+  await modelRoutes(app, { identity, models });
+  await promptRoutes(app, { identity });
+  await knowledgeRoutes(app, { identity, env, storage: () => files.storage, jobs: () => app.jobs });
+  await ragRoutes(app, {
+    identity,
+    answering: { ...answering, recorder: answerRecorder },
+    answerRateLimit: env.RAG_ANSWER_RATE_LIMIT,
+  });
+  await botRoutes(app, { identity, botSecrets, files });
+  await dashboardRoutes(app, { identity, sourceLinks: files.sourceLinks });
+  const botTesting = await botTestingRoutes(app, {
+    identity,
+    botSecrets,
+    answering,
+    jobs: () => app.jobs,
+    chatRateLimit: env.BOT_CHAT_RATE_LIMIT,
+  });
+  await botTemplateRoutes(app, { identity, botSecrets });
+  await integrationRoutes(app, { identity, models });
+  await indexRoutes(app, { identity, jobs: () => app.jobs, vectorSearch, sourceLinks: files.sourceLinks });
+  await widgetRoutes(app, {
+    env,
+    access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
+    answering: { ...answering, recorder: answerRecorder },
+    speech,
+    files,
     widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,
   });
   await registerConsole(app, env, consoleDir);
@@ -273,8 +316,8 @@ export async function buildApp({
       await startIngestion(runner, {
         db,
         env,
-        storage: app.files.storage,
-        fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
+        storage: files.storage,
+        fetch: pageFetch,
         log: app.log,
         onSourceIndexed: async (target) => {
           await queueEmbeddingForKnowledge(db, runner, target);

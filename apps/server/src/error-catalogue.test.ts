@@ -175,13 +175,13 @@ describe('error catalogue', () => {
       sites.some((site) => site.code === code && site.file === file);
     expect(found('last_administrator', 'modules/accounts/users.service.ts')).toBe(true);
     expect(found('domain_taken', 'modules/accounts/accounts.service.ts')).toBe(true);
-    expect(found('auth/no-profile', 'plugins/principal.ts')).toBe(true);
+    expect(found('auth/no-profile', 'modules/auth/principal.ts')).toBe(true);
     expect(found('auth/too-many-requests', 'modules/auth/rate-limits.ts')).toBe(true);
     expect(found('invalid_json', 'plugins/errors.ts')).toBe(true);
     expect(found('invalid_argument', 'app.ts')).toBe(true);
     expect(found('invalid_argument', 'lib/errors.ts')).toBe(true);
     expect(found('storage/file-too-large', 'modules/files/files-upload.routes.ts')).toBe(true);
-    expect(found('origin_not_allowed', 'plugins/origin-check.ts')).toBe(true);
+    expect(found('origin_not_allowed', 'modules/auth/origin-check.ts')).toBe(true);
     // A code named by a constant of the contracts.
     expect(found('secret/endpoint-changed', 'lib/secret-endpoint.ts')).toBe(true);
   });

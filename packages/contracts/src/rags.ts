@@ -120,8 +120,6 @@ export const AnswerBodySchema = z.strictObject({
     .default([]),
   /** Overrides the RAG's answer language for this question. */
   language: RagLanguageSchema.optional(),
-  /** Answer as Server-Sent Events: `delta` events with text, then one `sources` event with the whole answer. */
-  stream: z.boolean().default(false),
 });
 export type AnswerBody = z.input<typeof AnswerBodySchema>;
 
@@ -161,7 +159,7 @@ export const AnswerResultSchema = z.object({
 export type AnswerResult = z.infer<typeof AnswerResultSchema>;
 
 /**
- * The Server-Sent Events of a streamed answer, in order: any number of `delta` ({text}), possibly one `reset`
+ * The Server-Sent Events of an answer asked for with `Accept: text/event-stream`, in order: any number of `delta` ({text}), possibly one `reset`
  * (the model failed part-way: drop the text so far, the deltas that follow are the replacement), then exactly
  * one `sources` event carrying the whole AnswerResult. A refusal before the stream starts is a normal JSON error.
  */

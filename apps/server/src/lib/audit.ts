@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { auditLog } from '../db/schema';
-import { actorId, type Principal, principalOf } from '../plugins/principal';
+import { actorId, type Principal, principalOf } from './principal';
 
 /** The caller of a write: who, and from which address (for the audit log). */
 export interface Actor {

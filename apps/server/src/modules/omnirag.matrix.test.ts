@@ -154,7 +154,7 @@ interface RouteRow {
   refusals?: string[];
   /** The ids are filters of a list: another tenant's ids list nothing, like unknown ones. */
   filter?: boolean;
-  /** The route also answers as Server-Sent Events with `stream: true`: every call is made both ways. */
+  /** The route also answers as Server-Sent Events with `Accept: text/event-stream`: every call is made both ways. */
   streamed?: boolean;
   /** The call consumes what it acts on: it gets a throwaway of this kind, made just before. */
   fresh?: FreshKind;
@@ -709,8 +709,13 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
   let bAdmin: Caller = {};
   let n = 0;
 
-  const call = (method: Method, url: string, caller: Caller, payload?: unknown) =>
-    injectAs(t, method, url, caller, payload);
+  const call = (
+    method: Method,
+    url: string,
+    caller: Caller,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ) => injectAs(t, method, url, caller, payload, headers);
   const fingerprint = () => tablesFingerprint(t, FINGERPRINTED);
 
   async function made<T extends { id: string }>(
@@ -1105,10 +1110,13 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             [QA_QUESTION, 'qa', [mine.qa]],
           ] as const) {
             const label = `answer ${question}${stream ? ' (stream)' : ''}`;
-            const response = await call('POST', `/v1/rags/${mine.rag}/answer`, viewer.caller, {
-              question,
-              stream,
-            });
+            const response = await call(
+              'POST',
+              `/v1/rags/${mine.rag}/answer`,
+              viewer.caller,
+              { question },
+              stream ? { accept: 'text/event-stream' } : undefined,
+            );
             const body = obj(parse(response.body));
             const sources = (body.sources ?? []) as Array<{
               chunk_id: string;
@@ -1194,8 +1202,8 @@ describe('Omni RAG authorisation matrix and tenant isolation', () => {
             if (target.startsWith('own parent')) x = defined(row.mixed)(resources[own], x);
             if (row.fresh) before = await fingerprint();
             const request = row.request(x, ++n);
-            const payload = streamed ? { ...obj(request.payload), stream: true } : request.payload;
-            const response = await call(route.method, request.url, caller, payload);
+            const headers = streamed ? { accept: 'text/event-stream' } : undefined;
+            const response = await call(route.method, request.url, caller, request.payload, headers);
             calls += 1;
             const label = `${principal} × ${target} × ${route.key}${streamed ? ' (stream)' : ''}: ${response.statusCode} ${response.body.slice(0, 160)}`;
             const body = parse(response.body);

@@ -17,7 +17,7 @@ import { type Caller, createTestApp, injectAs, type TestApp } from '../test/app'
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/openai-compatible-server';
 import { makeOmniragTenants } from '../modules/accounts/accounts.fixtures';
 import { makeChatModel, makeIndex, makeKnowledge, parseEvents } from '../modules/rag/rags.test-support';
-import { BOOT_TOKEN } from './widget-files';
+import { BOOT_TOKEN } from '../modules/widget/widget-files';
 
 /** Some kilobytes of script that compress well, as a bundle does. */
 const script = (name: string) =>

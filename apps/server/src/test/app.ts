@@ -222,11 +222,13 @@ export const injectAs = (
   url: string,
   caller: Caller,
   payload?: unknown,
+  headers: Record<string, string> = {},
 ) =>
   t.app.inject({
     method,
     url,
     headers: {
+      ...headers,
       ...(caller.cookie ? { cookie: caller.cookie } : {}),
       ...(caller.authorization ? { authorization: caller.authorization } : {}),
     },

@@ -12,7 +12,7 @@ import {
   makeSignedInUser,
   platformTenantId,
 } from './accounts.fixtures';
-import { hashCredentialSecret } from './credential-secrets';
+import { hashCredentialSecret } from '../auth/credential-secrets';
 import { expectRowForEveryRoute, obj, servedRoutes } from '../../test/authorisation-matrix';
 import { defined } from '../../test/defined';
 import { timeLimit } from '../../test/time-limits';

@@ -11,12 +11,12 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
-import { principalOf, requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
+import { principalOf } from '../../lib/principal';
+import { type Identity, requirePrincipal } from '../auth/principal';
+import type { Mailer } from '../../lib/mailer';
 import { ACCOUNT_NOT_FOUND } from '../tenancy/tenant-access';
 import { presentAccount, presentSubscription } from './accounts.presenter';
 import {
@@ -123,12 +123,13 @@ const tenantRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (app, { c
 };
 
 /** The account service (`/v1/Account...`): session cookie or API credential, plus X-App-Id. */
-export function accountRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
+export function accountRoutes(app: FastifyInstance, deps: { identity: Identity; mailer: Mailer; env: Env }) {
+  const { identity, mailer, env } = deps;
   void app.register(async (scope) => {
-    const ctx: AccountsContext = { ...deps, mailer: app.mailer };
+    const ctx: AccountsContext = { db: identity.db, auth: identity.auth, env, mailer };
     const guard: onRequestHookHandler[] = [
       async (request) => assertAppId(request.headers),
-      requirePrincipal(deps.auth, deps.db, { credentials: true }),
+      requirePrincipal(identity, { credentials: true }),
     ];
     await scope.register(tenantRoutes, { ctx, guard });
     await scope.register(credentialRoutes, { ctx, guard });

@@ -16,8 +16,8 @@ import {
   subscriptions,
   tenants,
 } from '../../db/schema';
-import { requireFeature } from '../../plugins/feature-guard';
-import { requirePrincipal } from '../../plugins/principal';
+import { requireFeature } from '../auth/feature-guard';
+import { requirePrincipal } from '../auth/principal';
 import {
   createTestApp,
   lastLinkTo,
@@ -45,7 +45,7 @@ beforeAll(async () => {
   // A route of a future feature, guarded the way every feature route is.
   t.app.get(
     '/v1/test/omnirag-only',
-    { preHandler: [requirePrincipal(t.app.auth, t.database.db), requireFeature('omnirag')] },
+    { preHandler: [requirePrincipal(t.app.identity), requireFeature(t.database.db, 'omnirag')] },
     async () => ({ ok: true }),
   );
   await t.app.ready();

@@ -15,10 +15,10 @@ import { shortId } from '../../lib/ids';
 import { theRow } from '../../lib/rows';
 import { isUniqueViolation } from '../../lib/unique-violation';
 import type { Mailer } from '../../lib/mailer';
-import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { principalsChanged } from '../tenancy/principals-changed';
 import { isCurrentSubscriptionSql } from '../tenancy/tenant-features';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import type { Auth } from '../auth/auth';
 import {
   canManage,
@@ -28,7 +28,7 @@ import {
   manageableTenant,
   readableTenant,
 } from '../tenancy/tenant-access';
-import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
+import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from '../auth/credential-secrets';
 
 /** What the account services need. */
 export interface AccountsContext {

@@ -6,7 +6,7 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../lib/audit';
-import { principalOf } from '../../plugins/principal';
+import { principalOf } from '../../lib/principal';
 import { maskSecret } from './accounts.presenter';
 import { changeCredential, type CredentialChange, readCredential } from './credentials.service';
 import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';

@@ -5,12 +5,12 @@ import { notFound } from '../../lib/errors';
 import { theRow } from '../../lib/rows';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { manageableTenant, readableTenant } from '../tenancy/tenant-access';
 import { principalsChanged } from '../tenancy/principals-changed';
 import { conflict } from '../../lib/errors';
 import { type AccountsContext, findCredential } from './accounts.service';
-import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from './credential-secrets';
+import { hashCredentialSecret, newCredentialKey, newCredentialSecret } from '../auth/credential-secrets';
 
 export type CredentialChange = 'create' | 'reset' | 'key' | 'secret';
 

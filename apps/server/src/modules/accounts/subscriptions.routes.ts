@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
-import { principalOf } from '../../plugins/principal';
+import { principalOf } from '../../lib/principal';
 import { presentSubscription } from './accounts.presenter';
 import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';
 import {

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
-import { principalOf } from '../../plugins/principal';
+import { principalOf } from '../../lib/principal';
 import { presentProfile } from './accounts.presenter';
 import { type AccountRouteOptions, TAGS, TenantParamsSchema } from './route-kit';
 import { createUser, listUsers, readProfile, updateUser } from './users.service';

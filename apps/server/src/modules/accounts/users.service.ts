@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { authSessions, authUsers, tenants, type TenantRow, users } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { theRow } from '../../lib/rows';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { invitationMail } from '../auth/auth-mails';
 import { domainOwner, isAllowedEmailDomain } from '../auth/email-domains';
 import { type Actor, writeAudit } from '../../lib/audit';

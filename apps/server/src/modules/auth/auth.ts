@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications, tenants, users } from '../../db/schema';
 import type { Env } from '../../env';
 import type { Mailer } from '../../lib/mailer';
-import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 import { resetPasswordMail, verificationMail } from './auth-mails';
 import { trustedOrigins } from './continue-url';

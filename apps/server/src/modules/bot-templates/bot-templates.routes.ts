@@ -12,14 +12,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
-import { requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
+import { type Identity, requirePrincipal } from '../auth/principal';
+import type { BotSecrets } from '../bots/bots.service';
 import { presentBot } from '../bots/bots.presenter';
-import { type BotsDeps, createBotSecrets } from '../bots/bots.service';
+import type { BotsDeps } from '../bots/bots.service';
 import { presentBotTemplate } from './bot-templates.presenter';
 import {
   createBotFromTemplate,
@@ -40,10 +37,13 @@ const errors = {
 const tags = ['bot-templates'];
 
 /** Bot templates under /v1/bot-templates (each tenant seeing only its own), and bots made from them. */
-export async function botTemplateRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const { db } = deps;
-  const ctx: BotsDeps = { db, secrets: createBotSecrets(await loadAuthSecret(db, deps.env)) };
-  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+export async function botTemplateRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; botSecrets: BotSecrets },
+) {
+  const { db } = deps.identity;
+  const ctx: BotsDeps = { db, secrets: deps.botSecrets };
+  const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();

@@ -9,7 +9,7 @@ import { type BotTemplateRow, botTemplates, bots } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { type BotsDeps, createBot, type StoredBot } from '../bots/bots.service';
 
 export const BOT_TEMPLATE_NOT_FOUND = 'Template not found';

@@ -8,7 +8,7 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { knowledgeChunks, knowledgeQa, knowledgeSources, ragAnswers } from '../../db/schema';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { engineFor } from '../bots/bot-engine';
 import { type BotsDeps, getBot } from '../bots/bots.service';
 import type { AnswerDeps } from '../rag/rag-answer';

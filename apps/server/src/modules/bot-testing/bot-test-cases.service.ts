@@ -20,7 +20,7 @@ import {
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../jobs/queue';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { BOT_NOT_FOUND, type BotSecrets, type StoredBot } from '../bots/bots.service';
 import { presentCase } from './bot-testing.presenter';
 

@@ -5,7 +5,7 @@ import { botTestCases, botTestRuns } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { type BotTestingDeps, ownedBot } from './bot-test-cases.service';
 import { presentRun } from './bot-testing.presenter';
 

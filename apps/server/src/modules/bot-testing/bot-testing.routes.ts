@@ -19,16 +19,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import type { JobRunner } from '../../jobs/queue';
 import { actorOf } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { createSecretBox } from '../../lib/secret-box';
-import { actorId, requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
-import { createBotSecrets } from '../bots/bots.service';
+import { actorId } from '../../lib/principal';
+import { requirePrincipal } from '../auth/principal';
+import type { Identity } from '../auth/principal';
+import type { BotSecrets } from '../bots/bots.service';
 import type { AnswerDeps } from '../rag/rag-answer';
 import { chatWithBot } from './bot-chat';
 import {
@@ -41,7 +38,6 @@ import {
 } from './bot-test-cases.service';
 import type { RunnerDeps } from './bot-test-runner';
 import { getRun, listRuns, startRun } from './bot-test-runs.service';
-import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -81,21 +77,20 @@ async function refuseLongText(request: FastifyRequest) {
  */
 export async function botTestingRoutes(
   app: FastifyInstance,
-  deps: { auth: Auth; db: Db; env: Env; jobs: () => JobRunner | null },
+  deps: {
+    identity: Identity;
+    botSecrets: BotSecrets;
+    /** How the builtin engine answers from a RAG, as the RAG answer route does. */
+    answering: AnswerDeps;
+    jobs: () => JobRunner | null;
+    chatRateLimit: number;
+  },
 ): Promise<RunnerDeps> {
-  const { db, env } = deps;
-  const secret = await loadAuthSecret(db, env);
-  const secrets = createBotSecrets(secret);
-  const answers: AnswerDeps = {
-    db,
-    secretBox: createSecretBox(secret, 'model-api-key'),
-    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    log: app.log,
-    modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
-    sourceLinks: app.files.sourceLinks,
-  };
+  const { db } = deps.identity;
+  const secrets = deps.botSecrets;
+  const answers = deps.answering;
   const ctx: BotTestingDeps = { db, secrets, jobs: deps.jobs };
-  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+  const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -110,7 +105,7 @@ export async function botTestingRoutes(
           // The playground only asks the bot: agents try what visitors will be told.
           allowAgent: true,
           rateLimit: {
-            max: env.BOT_CHAT_RATE_LIMIT,
+            max: deps.chatRateLimit,
             timeWindow: 60_000,
             hook: 'preHandler',
             keyGenerator: principalKey,

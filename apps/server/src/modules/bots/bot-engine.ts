@@ -1,9 +1,9 @@
 import { type AnswerSource, type HistoryTurn, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { integrations, rags, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
+import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
-import { tenantHoldsFeature } from '../../plugins/feature-guard';
+import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import {
   type AnswerDeps,
   type AnswerStream,
@@ -12,6 +12,7 @@ import {
   promptTemplate,
   renderHistory,
 } from '../rag/rag-answer';
+import { loadRagForAnswer } from '../rag/rags.service';
 import { type ChatModel, ProviderError } from '../models/providers';
 import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
@@ -112,12 +113,8 @@ export function builtinEngine(deps: AnswerDeps): BotEngine {
           reason: 'The organisation has no Omni RAG subscription.',
         });
       }
-      const [rag] = await deps.db
-        .select()
-        .from(rags)
-        .where(and(eq(rags.tenantId, tenantId), eq(rags.id, ragId)))
-        .limit(1);
-      if (!rag) {
+      const found = await loadRagForAnswer(deps.db, tenantId, ragId, request.text);
+      if (!found) {
         return fallbackReply(request, started, {
           code: 'bot/unknown-rag',
           reason: 'The RAG no longer exists.',
@@ -125,7 +122,8 @@ export function builtinEngine(deps: AnswerDeps): BotEngine {
       }
       const result = await answer(deps, {
         tenantId,
-        rag,
+        rag: found.rag,
+        index: found.index,
         question: request.text,
         history: request.history,
         ...(request.language === undefined ? {} : { language: request.language }),

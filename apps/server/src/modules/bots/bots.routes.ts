@@ -10,31 +10,23 @@ import {
   DuplicateBotBodySchema,
   ErrorBodySchema,
   NoQuerySchema,
-  PublicWidgetConfigSchema,
-  publicWidgetConfig,
   UpdateBotBodySchema,
-  WidgetBotParamsSchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
-import { requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
-import { widgetServices } from '../speech/speech.service';
-import { listBotOrigins } from '../conversations/visitor.service';
+import { type Identity, requirePrincipal } from '../auth/principal';
+import type { FilesHandle } from '../files/files.module';
 import { isWidgetImageType } from '../files/files.routes';
 import { getFile } from '../files/files.service';
+import { listBotOrigins } from './bot-origins';
 import { presentBot } from './bots.presenter';
 import {
-  botEtag,
+  type BotSecrets,
   type BotsDeps,
   createBot,
-  createBotSecrets,
   deleteBot,
   duplicateBot,
   getBot,
@@ -51,23 +43,14 @@ const errors = {
 };
 const tags = ['bots'];
 
-/** Browsers and shared caches may keep the public configuration briefly, and must revalidate it after that. */
-export const WIDGET_CONFIG_CACHE_CONTROL = 'public, max-age=60, must-revalidate';
-
-/** Whether an If-None-Match header names `etag` (or is `*`). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header
-    .split(',')
-    .map((part) => part.trim().replace(/^W\//, ''))
-    .some((part) => part === '*' || part === etag);
-}
-
-/** Bots under /v1/bots (each tenant seeing only its own) and the widget's public configuration. */
-export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const { db, env } = deps;
-  const ctx: BotsDeps = { db, secrets: createBotSecrets(await loadAuthSecret(db, env)) };
-  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+/** Bots under /v1/bots, each tenant seeing only its own. */
+export async function botRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; botSecrets: BotSecrets; files: FilesHandle },
+) {
+  const { db } = deps.identity;
+  const ctx: BotsDeps = { db, secrets: deps.botSecrets };
+  const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -216,44 +199,11 @@ export async function botRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
       async (request) => {
         const { principal } = actorOf(request);
         const bot = await getBot(ctx, principal, request.params.id);
-        const file = await getFile(
-          { db, env, storage: app.files.storage },
-          principal.tenantId,
-          request.body.path,
-        );
+        const file = await getFile({ db }, principal.tenantId, request.body.path);
         if (!isWidgetImageType(file.contentType)) {
           throw badRequest('Only an image or a sound can be shown in the widget.', 'bot/not-an-image');
         }
-        return { url: app.files.widgetImages.link(bot.row.id, file.path) };
-      },
-    );
-
-    r.get(
-      '/v1/widget/:botId/config',
-      {
-        schema: {
-          tags: ['widget'],
-          summary:
-            "A bot's public widget configuration (no auth); ETag and If-None-Match, CORS only for the bot's allowed origins",
-          params: WidgetBotParamsSchema,
-          querystring: NoQuerySchema,
-          response: {
-            200: PublicWidgetConfigSchema,
-            304: z.null(),
-            404: ErrorBodySchema,
-            400: ErrorBodySchema,
-          },
-        },
-      },
-      async (request, reply) => {
-        const { row, config } = await app.widgetAccess.resolveWidgetBot(request.params.botId);
-        app.widgetAccess.applyWidgetCors(request, reply, config);
-        const etag = botEtag(row);
-        reply.header('etag', etag).header('cache-control', WIDGET_CONFIG_CACHE_CONTROL);
-        if (matchesEtag(request.headers['if-none-match'], etag)) {
-          return (reply as unknown as FastifyReply).status(304).send();
-        }
-        return publicWidgetConfig(config, widgetServices(config));
+        return { url: deps.files.widgetImages.link(bot.row.id, file.path) };
       },
     );
   });

@@ -20,8 +20,8 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
-import { tenantHoldsFeature } from '../../plugins/feature-guard';
-import { actorId, type Principal } from '../../plugins/principal';
+import { tenantHoldsFeature } from '../tenancy/tenant-features';
+import { actorId, type Principal } from '../../lib/principal';
 import { modelsOfferedTo } from '../models/models.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 

@@ -11,10 +11,9 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
 import { actorOf } from '../../lib/audit';
-import { requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
+import { type Identity, requirePrincipal } from '../auth/principal';
+import type { SourceLinks } from '../../storage/source-links';
 import { presentConversation, presentConversationSummary } from './dashboard.presenter';
 import { botStats, conversationTranscript, listConversations } from './dashboard.service';
 
@@ -22,9 +21,12 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const tags = ['dashboard'];
 
 /** What a tenant's bots did: daily figures, the conversation log and transcripts (reads only, own tenant only). */
-export async function dashboardRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
-  const { db } = deps;
-  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; sourceLinks: SourceLinks },
+) {
+  const { db } = deps.identity;
+  const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -89,7 +91,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { auth: Auth; 
       async (request) =>
         presentConversation(
           await conversationTranscript(db, actorOf(request).principal, request.params.id),
-          (tenantId, stored) => app.files.sourceLinks.refresh(tenantId, stored),
+          (tenantId, stored) => deps.sourceLinks.refresh(tenantId, stored),
         ),
     );
   });

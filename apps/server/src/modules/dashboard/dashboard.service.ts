@@ -21,7 +21,7 @@ import {
   messageFeedback,
 } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import type { Principal } from '../../plugins/principal';
+import type { Principal } from '../../lib/principal';
 
 export const DASHBOARD_BOT_NOT_FOUND = 'Bot not found';
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';

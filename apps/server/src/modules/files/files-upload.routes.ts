@@ -13,10 +13,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerRequest } from 'srvx';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { AppError } from '../../lib/errors';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { isUploadId, normalizeName, normalizeStoragePath } from '../../storage/path';
 import { SNIFF_BYTES, sniffContentType } from '../../storage/sniff';
-import type { Auth } from '../auth/auth';
+import type { Identity } from '../auth/principal';
 import { requireFilesPrincipal } from './files.guard';
 import {
   assertCanWrite,
@@ -222,10 +222,10 @@ export function createTusServer(deps: FilesDeps, log: FastifyInstance['log']) {
  */
 export async function filesUploadRoutes(
   app: FastifyInstance,
-  deps: FilesDeps & { auth: Auth; tus: () => TusServer },
+  deps: FilesDeps & { identity: Identity; tus: () => TusServer },
 ) {
   const { tus, db } = deps;
-  const guard = requireFilesPrincipal(deps.auth, db);
+  const guard = requireFilesPrincipal(deps.identity);
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();

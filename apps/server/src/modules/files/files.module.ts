@@ -1,11 +1,10 @@
 import type { Server as TusServer } from '@tus/server';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { createStorage, type Storage } from '../../storage';
 import { createSourceLinks, type SourceLinks } from '../../storage/source-links';
 import { createUrlSigner, createWidgetImageSigner, type WidgetImageSigner } from '../../storage/url-signer';
-import type { Auth } from '../auth/auth';
+import type { Identity } from '../auth/principal';
 import { createTusServer, filesUploadRoutes } from './files-upload.routes';
 import { filesRoutes } from './files.routes';
 import { loadFilesUrlSecret, sweepExpiredUploads } from './files.service';
@@ -21,15 +20,16 @@ export interface FilesHandle {
   sourceLinks: SourceLinks;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    files: FilesHandle;
-  }
-}
-
-/** Tenant file storage: REST under /v1/files, tus uploads at /v1/files/upload, and the expiry sweep. */
-export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const { auth, db, env } = deps;
+/**
+ * Tenant file storage: REST under /v1/files, tus uploads at /v1/files/upload, and the expiry sweep. Returns the
+ * handle other modules are given (storage, widget image links, source links).
+ */
+export async function registerFiles(
+  app: FastifyInstance,
+  deps: { identity: Identity; env: Env },
+): Promise<FilesHandle> {
+  const { identity, env } = deps;
+  const { db } = identity;
   const secret = await loadFilesUrlSecret(db);
   const storage = createStorage(env, secret);
   const filesDeps = { db, env, storage };
@@ -52,9 +52,8 @@ export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db
   const widgetImages = createWidgetImageSigner(secret, env.PUBLIC_URL);
   const signer = createUrlSigner(secret, env.PUBLIC_URL);
   const sourceLinks = createSourceLinks(signer, env.PUBLIC_URL, env.FILE_URL_TTL_SECONDS);
-  app.decorate('files', { storage, sweepExpiredUploads: sweep, widgetImages, sourceLinks });
-  filesRoutes(app, { ...filesDeps, auth, signer, widgetImages });
-  await filesUploadRoutes(app, { ...filesDeps, auth, tus });
+  filesRoutes(app, { ...filesDeps, identity, signer });
+  await filesUploadRoutes(app, { ...filesDeps, identity, tus });
 
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -67,4 +66,5 @@ export async function registerFiles(app: FastifyInstance, deps: { auth: Auth; db
     clearInterval(timer);
     storage.driver.close();
   });
+  return { storage, sweepExpiredUploads: sweep, widgetImages, sourceLinks };
 }

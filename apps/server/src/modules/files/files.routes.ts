@@ -11,24 +11,18 @@ import {
   RenameBodySchema,
   StorageUsageSchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { principalOf } from '../../plugins/principal';
+import { principalOf } from '../../lib/principal';
 import { contentDisposition, type ByteRange } from '../../storage/driver';
 import { tenantObjectKey } from '../../storage/path';
-import {
-  DOWNLOAD_PATH,
-  type UrlSigner,
-  type WidgetImageSigner,
-  widgetImagePath,
-} from '../../storage/url-signer';
-import { servableBot } from '../bots/bots.service';
-import type { Auth } from '../auth/auth';
+import { DOWNLOAD_PATH, type UrlSigner } from '../../storage/url-signer';
+import type { Identity } from '../auth/principal';
 import { isTenantUsable } from '../tenancy/tenant-usable';
 import { requireFilesPrincipal } from './files.guard';
-import { isInlineType, presentFile, presentFolder } from './files.presenter';
+import { fileSecurityHeaders, isInlineType, presentFile, presentFolder } from './files.presenter';
 import {
   createFolder,
   deleteFile,
@@ -76,40 +70,17 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function securityHeaders(reply: FastifyReply, contentType: string, inline: boolean) {
-  reply.header('x-content-type-options', 'nosniff');
-  if (contentType === 'application/pdf') {
-    // Chrome's PDF viewer does not run in a sandboxed document.
-    reply.header('content-security-policy', "default-src 'none'; object-src 'self'; frame-ancestors 'self'");
-  } else if (inline) {
-    reply.header(
-      'content-security-policy',
-      "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-    );
-  } else {
-    // SVG, HTML and everything else: a document that cannot run script or reach our origin even if opened.
-    reply.header('content-security-policy', "default-src 'none'; sandbox");
-  }
-  // Signed image and audio links may be embedded by other origins (the widget's launcher icons, avatars).
-  reply.header('cross-origin-resource-policy', inline ? 'cross-origin' : 'same-origin');
-}
-
 /** The kinds of file a bot may show publicly through a permanent link. */
 export const isWidgetImageType = (contentType: string) =>
   contentType.startsWith('image/') || contentType.startsWith('audio/');
 
-const WidgetImageQuerySchema = z.strictObject({
-  path: z.string().min(1).max(1024),
-  signature: z.string().min(1).max(128),
-});
-
 export function filesRoutes(
   app: FastifyInstance,
-  deps: FilesDeps & { auth: Auth; signer: UrlSigner; widgetImages: WidgetImageSigner },
+  deps: FilesDeps & { identity: Identity; signer: UrlSigner },
 ) {
-  const { auth, db, storage, signer, widgetImages } = deps;
+  const { db, storage, signer } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = requireFilesPrincipal(auth, db);
+  const preHandler = requireFilesPrincipal(deps.identity);
   const tags = ['files'];
   const withUrl = async (row: Parameters<typeof signedUrlFor>[1]) =>
     presentFile(row, await signedUrlFor(deps, row));
@@ -282,7 +253,7 @@ export function filesRoutes(
       const file = await getFile(deps, query.tenant, query.path);
       const inline = isInlineType(file.contentType);
       const etag = `"${file.sha256}"`;
-      securityHeaders(reply, file.contentType, inline);
+      fileSecurityHeaders(reply, file.contentType, inline);
       reply.header('etag', etag);
       reply.header('accept-ranges', 'bytes');
       reply.header(
@@ -312,46 +283,6 @@ export function filesRoutes(
         reply.header('content-length', file.size);
       }
       return reply.send(object.stream);
-    },
-  );
-
-  r.get(
-    widgetImagePath(':botId'),
-    {
-      schema: {
-        tags: ['widget'],
-        summary: "An image or sound a bot's widget shows, through a permanent signed link (no session)",
-        params: z.object({ botId: z.string() }),
-        querystring: WidgetImageQuerySchema,
-        response: { 200: z.unknown(), 304: z.null(), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { botId } = request.params;
-      const { path, signature } = request.query;
-      if (!widgetImages.verify(botId, path, signature)) {
-        throw new AppError(403, 'storage/unauthorized', 'This image link is not valid.');
-      }
-      // Served only while the bot is: a disabled bot or organisation shows nothing.
-      const bot = await servableBot(db, botId);
-      if (!bot) throw new AppError(404, 'storage/object-not-found', 'This image is not available.');
-      const file = await getFile(deps, bot.tenantId, path);
-      if (!isWidgetImageType(file.contentType)) {
-        throw new AppError(404, 'storage/object-not-found', 'This image is not available.');
-      }
-      const inline = isInlineType(file.contentType);
-      const etag = `"${file.sha256}"`;
-      securityHeaders(reply, file.contentType, inline);
-      // Host pages on other sites show these (the launcher icon); an SVG in an img element runs nothing.
-      reply.header('cross-origin-resource-policy', 'cross-origin');
-      reply.header('etag', etag).header('cache-control', 'public, max-age=300, must-revalidate');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-      const object = await storage.driver.get(tenantObjectKey(file.tenantId, file.path));
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', file.size)
-        .header('content-disposition', contentDisposition(inline, file.name))
-        .send(object.stream);
     },
   );
 }

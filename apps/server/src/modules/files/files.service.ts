@@ -14,7 +14,7 @@ import {
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { theRow } from '../../lib/rows';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import type { Storage } from '../../storage';
 import { objectNotFound } from '../../storage/driver';
 import {
@@ -219,7 +219,11 @@ export async function listFolder(
   return { folders: folderRows, files: page, nextCursor };
 }
 
-export async function getFile(deps: FilesDeps, tenantId: string, rawPath: string): Promise<FileRow> {
+export async function getFile(
+  deps: Pick<FilesDeps, 'db'>,
+  tenantId: string,
+  rawPath: string,
+): Promise<FileRow> {
   const file = await fileAt(deps.db, tenantId, normalizeStoragePath(rawPath));
   if (!file) throw objectNotFound();
   return file;

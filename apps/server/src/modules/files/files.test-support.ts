@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FILES_UPLOAD_PATH, UPLOAD_FILE_PATH_HEADER } from '@omnibot/contracts';
 import { eq } from 'drizzle-orm';
 import { credentials, subscriptions, tenants, users } from '../../db/schema';
-import { hashCredentialSecret } from '../accounts/credential-secrets';
+import { hashCredentialSecret } from '../auth/credential-secrets';
 import { tenantPrefix } from '../../storage/path';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
 import { openS3TestDriver, s3TestEnv, S3_TEST } from '../../test/s3-storage';

@@ -15,8 +15,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
 import { notFound } from '../../lib/errors';
-import { requireFeatureCaller } from '../../plugins/feature-guard';
-import type { Auth } from '../auth/auth';
+import { requireFeatureCaller } from '../auth/feature-guard';
+import type { Identity } from '../auth/principal';
+import type { SourceLinks } from '../../storage/source-links';
 import { presentIndex, presentSearch } from './indexes.presenter';
 import {
   createIndex,
@@ -27,7 +28,7 @@ import {
   listIndexes,
   updateIndex,
 } from './indexes.service';
-import { searchIndex } from './search';
+import { searchIndex, type VectorSearchDeps } from './search';
 
 const errors = {
   400: ErrorBodySchema,
@@ -44,10 +45,17 @@ const CreateBodySchema = z.strictObject(CreateIndexBodySchema.shape);
 /** Retrieval indexes under /v1/indexes, each tenant seeing only its own. */
 export async function indexRoutes(
   app: FastifyInstance,
-  deps: IndexesDeps & { auth: Auth; pgvector: boolean },
+  deps: {
+    identity: Identity;
+    jobs: IndexesDeps['jobs'];
+    /** What vector and hybrid search need (the database's pgvector included). */
+    vectorSearch: VectorSearchDeps;
+    sourceLinks: SourceLinks;
+  },
 ) {
-  const { db } = deps;
-  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
+  const { db } = deps.identity;
+  const ctx: IndexesDeps = { db, jobs: deps.jobs };
+  const signedIn = requireFeatureCaller(deps.identity, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -70,7 +78,7 @@ export async function indexRoutes(
           total,
           page: request.query.page,
           page_size: request.query.page_size,
-          vector_search: deps.pgvector ? ('hnsw' as const) : ('exact' as const),
+          vector_search: deps.vectorSearch.pgvector ? ('hnsw' as const) : ('exact' as const),
         };
       },
     );
@@ -89,7 +97,7 @@ export async function indexRoutes(
         },
       },
       async (request, reply) =>
-        reply.status(201).send(presentIndex(await createIndex(deps, actorOf(request), request.body))),
+        reply.status(201).send(presentIndex(await createIndex(ctx, actorOf(request), request.body))),
     );
 
     r.get(
@@ -121,7 +129,7 @@ export async function indexRoutes(
         },
       },
       async (request) =>
-        presentIndex(await updateIndex(deps, actorOf(request), request.params.id, request.body)),
+        presentIndex(await updateIndex(ctx, actorOf(request), request.params.id, request.body)),
     );
 
     r.delete(
@@ -163,10 +171,11 @@ export async function indexRoutes(
           tenantId,
           indexId: request.params.id,
           query: request.body.query,
+          vector: deps.vectorSearch,
           ...(request.body.top_k === undefined ? {} : { topK: request.body.top_k }),
         });
         if (!result) throw notFound(INDEX_NOT_FOUND);
-        return presentSearch(result, (raw) => app.files.sourceLinks.present(tenantId, raw));
+        return presentSearch(result, (raw) => deps.sourceLinks.present(tenantId, raw));
       },
     );
   });

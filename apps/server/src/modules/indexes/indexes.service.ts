@@ -7,7 +7,7 @@ import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { availableModels } from '../models/models.service';
 import { queueEmbedding } from './embedding';
 import type { StoredIndex } from './indexes.presenter';

@@ -55,10 +55,7 @@ export interface IndexSearchInput {
   query: string;
   /** Overrides the index's top_k. */
   topK?: number;
-  /**
-   * What vector and hybrid retrieval need; by default what the app registered for this database
-   * (registerVectorSearch). Without either, every index searches by keyword.
-   */
+  /** What vector and hybrid retrieval need; without it every index searches by keyword. */
   vector?: VectorSearchDeps;
   /** The index as loadIndex read it for the same tenant, so it is not read twice. */
   index?: LoadedIndex;
@@ -80,13 +77,6 @@ export interface VectorSearchDeps {
 /** Each list of a hybrid search holds this many times top_k candidates before fusion. */
 export const HYBRID_CANDIDATES_FACTOR = 4;
 const QUERY_EMBED_TIMEOUT_MS = 15_000;
-
-const registered = new WeakMap<Db, VectorSearchDeps>();
-
-/** Makes vector and hybrid retrieval available to every searchIndex call on this database. */
-export function registerVectorSearch(db: Db, deps: VectorSearchDeps): void {
-  registered.set(db, deps);
-}
 
 /** The columns of an index row that searching and answering read; a statement that loads an index reads only these. */
 export const searchedIndexColumns = {
@@ -270,7 +260,7 @@ export async function searchIndex(db: Db, input: IndexSearchInput): Promise<Inde
   if (!index) return null;
   const { row, knowledgeBaseIds } = index;
   const topK = input.topK ?? row.topK;
-  const vectorDeps = input.vector ?? registered.get(db);
+  const vectorDeps = input.vector;
   const keyword = (k: number) =>
     searchKeyword(db, { tenantId: input.tenantId, knowledgeBaseIds, query: input.query, topK: k });
 

@@ -13,13 +13,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
-import { createSecretBox } from '../../lib/secret-box';
-import { requirePrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
+import { requirePrincipal } from '../auth/principal';
+import type { Identity } from '../auth/principal';
 import { presentIntegration } from './integrations.presenter';
 import {
   createIntegration,
@@ -31,7 +27,6 @@ import {
   testUnsavedIntegration,
   updateIntegration,
 } from './integrations.service';
-import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -45,16 +40,10 @@ const tags = ['integrations'];
 /** Chatbot-engine integrations under /v1/integrations, each tenant seeing only its own. */
 export async function integrationRoutes(
   app: FastifyInstance,
-  deps: { auth: Auth; db: Db; env: Env; testTimeoutMs?: number },
+  deps: { identity: Identity; models: IntegrationsDeps; testTimeoutMs?: number },
 ) {
-  const { db } = deps;
-  const secret = await loadAuthSecret(db, deps.env);
-  const ctx: IntegrationsDeps = {
-    db,
-    secretBox: createSecretBox(secret, 'model-api-key'),
-    modelFetch: createGuardedWebFetch({ allowAddresses: deps.env.FETCH_ALLOW_ADDRESSES }),
-  };
-  const signedIn = [requirePrincipal(deps.auth, db, { credentials: true })];
+  const ctx = deps.models;
+  const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
   const present = (stored: Parameters<typeof presentIntegration>[1]) =>
     presentIntegration(ctx.secretBox, stored);
 

@@ -26,8 +26,8 @@ import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
 import { type GuardedWebFetch, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
-import { tenantHoldsFeature } from '../../plugins/feature-guard';
-import { actorId, type Principal } from '../../plugins/principal';
+import { tenantHoldsFeature } from '../tenancy/tenant-features';
+import { actorId, type Principal } from '../../lib/principal';
 import { type ChatModel, createChatModel, ProviderError } from '../models/providers';
 
 export const INTEGRATION_NOT_FOUND = 'Integration not found';

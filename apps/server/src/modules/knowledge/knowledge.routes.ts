@@ -22,8 +22,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
-import { requireFeatureCaller } from '../../plugins/feature-guard';
-import type { Auth } from '../auth/auth';
+import { requireFeatureCaller } from '../auth/feature-guard';
+import type { Identity } from '../auth/principal';
 import { presentKnowledge, presentSource } from './knowledge.presenter';
 import {
   createKnowledge,
@@ -52,9 +52,13 @@ const tags = ['knowledge'];
 const BULK_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** Knowledge bases and their sources under /v1/knowledge, each tenant seeing only its own. */
-export async function knowledgeRoutes(app: FastifyInstance, deps: KnowledgeDeps & { auth: Auth }) {
-  const { db } = deps;
-  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
+export async function knowledgeRoutes(
+  app: FastifyInstance,
+  { identity, ...rest }: Omit<KnowledgeDeps, 'db'> & { identity: Identity },
+) {
+  const { db } = identity;
+  const deps: KnowledgeDeps = { db, ...rest };
+  const signedIn = requireFeatureCaller(identity, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();

@@ -21,7 +21,7 @@ import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit, writeAudits } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import type { Storage } from '../../storage';
 import { getFile } from '../files/files.service';
 import { queueIngestions } from './ingestion';
@@ -194,11 +194,7 @@ async function sourceFields(
     case 'qa':
       return { title: input.question, content: input.answer };
     case 'file': {
-      const file = await getFile(
-        { db: deps.db, env: deps.env, storage: deps.storage() },
-        principal.tenantId,
-        input.path,
-      );
+      const file = await getFile({ db: deps.db }, principal.tenantId, input.path);
       return { path: file.path, title: file.name };
     }
     case 'url':

@@ -13,13 +13,9 @@ import {
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
-import { createSecretBox } from '../../lib/secret-box';
-import { requireFeatureCaller } from '../../plugins/feature-guard';
-import type { Auth } from '../auth/auth';
+import { requireFeatureCaller } from '../auth/feature-guard';
+import type { Identity } from '../auth/principal';
 import { presentAvailableModel, presentModel } from './models.presenter';
 import {
   assertCanManageModels,
@@ -32,7 +28,6 @@ import {
   testModel,
   updateModel,
 } from './models.service';
-import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -43,14 +38,9 @@ const errors = {
 const tags = ['models'];
 
 /** Model connections under /v1/models: managed by masters of level 1 or 2, offered to the tenants they share with. */
-export async function modelRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const secret = await loadAuthSecret(deps.db, deps.env);
-  const ctx: ModelsDeps = {
-    db: deps.db,
-    secretBox: createSecretBox(secret, 'model-api-key'),
-    modelFetch: createGuardedWebFetch({ allowAddresses: deps.env.FETCH_ALLOW_ADDRESSES }),
-  };
-  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
+export async function modelRoutes(app: FastifyInstance, deps: { identity: Identity; models: ModelsDeps }) {
+  const ctx = deps.models;
+  const signedIn = requireFeatureCaller(deps.identity, 'omnirag');
   const manager: onRequestHookHandler[] = [
     ...signedIn,
     async (request) => assertCanManageModels(actorOf(request).principal),

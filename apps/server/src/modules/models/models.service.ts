@@ -13,7 +13,7 @@ import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import { modelFromRow, ProviderError } from './providers';
 import { type GuardedWebFetch, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 

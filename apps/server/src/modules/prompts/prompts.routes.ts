@@ -16,10 +16,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
-import { requireFeatureCaller } from '../../plugins/feature-guard';
+import { requireFeatureCaller } from '../auth/feature-guard';
 import { actorOf } from '../../lib/audit';
-import type { Auth } from '../auth/auth';
+import type { Identity } from '../auth/principal';
 import {
   presentPrompt,
   presentPromptSummary,
@@ -48,9 +47,9 @@ const errors = {
 const tags = ['prompts'];
 
 /** Versioned prompt templates under /v1/prompts, each tenant seeing only its own. */
-export async function promptRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db }) {
-  const { db } = deps;
-  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
+export async function promptRoutes(app: FastifyInstance, deps: { identity: Identity }) {
+  const { db } = deps.identity;
+  const signedIn = requireFeatureCaller(deps.identity, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();

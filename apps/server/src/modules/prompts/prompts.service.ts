@@ -16,7 +16,7 @@ import { type PromptRow, prompts, type PromptVersionRow, promptVersions, rags } 
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 
 export const PROMPT_NOT_FOUND = 'Prompt not found';
 export const VERSION_NOT_FOUND = 'Prompt version not found';

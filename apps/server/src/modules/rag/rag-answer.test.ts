@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { indexes, knowledgeChunks, knowledgeSources, modelShares, ragAnswers, users } from '../../db/schema';
-import type { UserPrincipal } from '../../plugins/principal';
+import type { UserPrincipal } from '../../lib/principal';
 import { searchKeywordWithSources } from '../knowledge/retrieval/bm25';
 import { type Caller, createTestApp, injectAs, TEST_ORIGIN, type TestApp } from '../../test/app';
 import {
@@ -27,6 +27,8 @@ import { TEST_FETCH_ALLOW } from '../../test/loopback-fetch';
 
 const API_KEY = 'sk-rag-answer-test-key-7f6e5d4c3b2a';
 const MODEL_TIMEOUT_MS = 1500;
+/** Asks for the answer as Server-Sent Events. */
+const STREAM = { accept: 'text/event-stream' };
 
 let t: TestApp;
 let server: OpenAICompatibleServer;
@@ -74,7 +76,7 @@ async function ask(caller: Caller, rag: string, body: Record<string, unknown>): 
 
 /** A streamed answer through the real route: the events in order, the text the deltas build, the final result. */
 async function askStreamed(caller: Caller, rag: string, body: Record<string, unknown>) {
-  const response = await injectAs(t, 'POST', `/v1/rags/${rag}/answer`, caller, { ...body, stream: true });
+  const response = await injectAs(t, 'POST', `/v1/rags/${rag}/answer`, caller, body, STREAM);
   expect(response.statusCode, response.body).toBe(200);
   expect(response.headers['content-type']).toContain('text/event-stream');
   const events = parseEvents(response.body);
@@ -330,8 +332,13 @@ describe('answers with a chat model', () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${address}/v1/rags/${rag.id}/answer`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: who.alice.cookie ?? '', origin: TEST_ORIGIN },
-      body: JSON.stringify({ question: 'How many days do I have for returns?', stream: true }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        cookie: who.alice.cookie ?? '',
+        origin: TEST_ORIGIN,
+      },
+      body: JSON.stringify({ question: 'How many days do I have for returns?' }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');

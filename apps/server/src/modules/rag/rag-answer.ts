@@ -22,7 +22,13 @@ import {
 import { AppError } from '../../lib/errors';
 import type { AnswerRecorder } from './answer-recorder';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
-import { type IndexHit, type LoadedIndex, loadIndex, searchIndex } from '../indexes/search';
+import {
+  type IndexHit,
+  type LoadedIndex,
+  loadIndex,
+  searchIndex,
+  type VectorSearchDeps,
+} from '../indexes/search';
 import { matchQa, type QaMatch } from '../knowledge/retrieval/retrieval';
 import { modelsOfferedTo } from '../models/models.service';
 import { type ChatModel, type ChatRequest, modelFromRow, ProviderError } from '../models/providers';
@@ -54,6 +60,8 @@ export interface AnswerDeps {
   recorder?: AnswerRecorder;
   /** Turns a source's page address or storage path into the link an answer may carry. */
   sourceLinks: SourceLinks;
+  /** What vector and hybrid retrieval need; without it every index searches by keyword. */
+  vector?: VectorSearchDeps;
 }
 
 /** Where a streamed answer goes: text deltas, and a reset when the text shown so far must be dropped. */
@@ -332,7 +340,13 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
   const search =
     qa || !index
       ? null
-      : await searchIndex(db, { tenantId, indexId: rag.indexId, query: input.question, index });
+      : await searchIndex(db, {
+          tenantId,
+          indexId: rag.indexId,
+          query: input.question,
+          index,
+          ...(deps.vector ? { vector: deps.vector } : {}),
+        });
   const hits = search?.hits ?? [];
   const retrieved = performance.now();
 

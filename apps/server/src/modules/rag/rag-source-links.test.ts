@@ -53,10 +53,14 @@ describe('source links', () => {
   it('answers with a signed download link for a file source, in JSON and streamed, never the storage path', async () => {
     const json = await injectAs(t, 'POST', `/v1/rags/${rags.a}/answer`, who.alice, { question: QUESTION });
     expect(json.statusCode, json.body).toBe(200);
-    const streamed = await injectAs(t, 'POST', `/v1/rags/${rags.a}/answer`, who.alice, {
-      question: QUESTION,
-      stream: true,
-    });
+    const streamed = await injectAs(
+      t,
+      'POST',
+      `/v1/rags/${rags.a}/answer`,
+      who.alice,
+      { question: QUESTION },
+      { accept: 'text/event-stream' },
+    );
     const event = parseEvents(streamed.body).find((item) => item.event === 'sources');
     for (const body of [json.json(), defined(event).data]) {
       const result = AnswerResultSchema.parse(body);

@@ -25,8 +25,13 @@ const refs = {
   bModel: '',
 };
 
-const call = (method: Method, url: string, caller: Caller, payload?: unknown) =>
-  injectAs(t, method, url, caller, payload);
+const call = (
+  method: Method,
+  url: string,
+  caller: Caller,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) => injectAs(t, method, url, caller, payload, headers);
 
 async function createRag(caller: Caller, body: Record<string, unknown>) {
   const response = await call('POST', '/v1/rags', caller, body);
@@ -241,15 +246,20 @@ describe('RAG isolation and refusals', () => {
   it("answers 404 for another organisation's RAG on every route, changing nothing", async () => {
     const rag = await createRag(who.alice, { name: 'Private', index_id: refs.aIndex });
     const before = await fingerprint();
-    const routes: Array<[Method, string, unknown?]> = [
+    const routes: Array<[Method, string, unknown?, Record<string, string>?]> = [
       ['GET', `/v1/rags/${rag.id}`],
       ['PATCH', `/v1/rags/${rag.id}`, { name: 'Taken over' }],
       ['DELETE', `/v1/rags/${rag.id}`],
       ['POST', `/v1/rags/${rag.id}/answer`, { question: 'What is private?' }],
-      ['POST', `/v1/rags/${rag.id}/answer`, { question: 'What is private?', stream: true }],
+      [
+        'POST',
+        `/v1/rags/${rag.id}/answer`,
+        { question: 'What is private?' },
+        { accept: 'text/event-stream' },
+      ],
     ];
-    for (const [method, url, body] of routes) {
-      const response = await call(method, url, who.bob, body);
+    for (const [method, url, body, headers] of routes) {
+      const response = await call(method, url, who.bob, body, headers);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(response.json()).toEqual({ code: 'not_found', message: 'RAG not found' });
     }

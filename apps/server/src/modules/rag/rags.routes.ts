@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import {
   AnswerBodySchema,
   AnswerResultSchema,
@@ -12,22 +11,17 @@ import {
   RagSchema,
   UpdateRagBodySchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { actorOf } from '../../lib/audit';
-import { createSecretBox } from '../../lib/secret-box';
-import { requireFeatureCaller } from '../../plugins/feature-guard';
-import { actorId } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
-import { type AnswerRecorder, createAnswerRecorder } from './answer-recorder';
+import { openEventStream, wantsEventStream } from '../../lib/event-stream';
+import { actorId } from '../../lib/principal';
+import { requireFeatureCaller } from '../auth/feature-guard';
+import type { Identity } from '../auth/principal';
 import { answer, type AnswerDeps } from './rag-answer';
 import { presentRag } from './rags.presenter';
 import { createRag, deleteRag, getRag, getRagForAnswer, listRags, updateRag } from './rags.service';
-import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
 const errors = {
   400: ErrorBodySchema,
@@ -39,38 +33,18 @@ const errors = {
 };
 const tags = ['rags'];
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Writes the answers of the answer route after their replies; `flush()` awaits what is pending. */
-    ragAnswers: AnswerRecorder;
-  }
-}
-
-/** One Server-Sent Event. */
-const sse = (event: AnswerStreamEvent, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-
 /** The answer route's budget is per user or API credential, so one caller cannot use up a shared address's. */
 const principalKey = (request: FastifyRequest) =>
   request.principal ? `${request.principal.tenantId}:${actorId(request.principal)}` : `ip:${request.ip}`;
 
 /** RAGs under /v1/rags (each tenant seeing only its own) and the answering route. */
-export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; env: Env }) {
-  const { db, env } = deps;
-  const secret = await loadAuthSecret(db, env);
-  const recorder = createAnswerRecorder(db, app.log);
-  app.decorate('ragAnswers', recorder);
-  // Answers still waiting are written before the database goes.
-  app.addHook('onClose', () => recorder.flush());
-  const answerDeps: AnswerDeps = {
-    db,
-    secretBox: createSecretBox(secret, 'model-api-key'),
-    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    log: app.log,
-    modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
-    recorder,
-    sourceLinks: app.files.sourceLinks,
-  };
-  const signedIn = requireFeatureCaller(deps.auth, deps.db, 'omnirag');
+export async function ragRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; answering: AnswerDeps; answerRateLimit: number },
+) {
+  const { db } = deps.identity;
+  const answerDeps = deps.answering;
+  const signedIn = requireFeatureCaller(deps.identity, 'omnirag');
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -172,7 +146,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
           // Agents ask RAGs for answers to give visitors.
           allowAgent: true,
           rateLimit: {
-            max: env.RAG_ANSWER_RATE_LIMIT,
+            max: deps.answerRateLimit,
             timeWindow: 60_000,
             hook: 'preHandler',
             keyGenerator: principalKey,
@@ -181,7 +155,7 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
         schema: {
           tags,
           summary:
-            'Answer a question: JSON, or with `stream: true` Server-Sent Events (`delta` {text}, possibly `reset`, then one `sources` with the whole answer)',
+            'Answer a question: JSON, or with `Accept: text/event-stream` Server-Sent Events (`delta` {text}, possibly `reset`, then one `sources` with the whole answer)',
           params: RagIdParamsSchema,
           querystring: NoQuerySchema,
           body: AnswerBodySchema,
@@ -201,36 +175,22 @@ export async function ragRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db
           channel: 'api',
           actor: actorId(principal),
         };
-        if (!request.body.stream) return answer(answerDeps, input);
+        if (!wantsEventStream(request)) return answer(answerDeps, input);
 
-        const abort = new AbortController();
-        // The response closing before it finished means the client went away: the model call stops.
-        reply.raw.on('close', () => {
-          if (!reply.raw.writableFinished) abort.abort();
-        });
-        const events = new PassThrough();
-        let started = false;
-        // The stream starts with the first event, so a failure before it is still a normal JSON error.
-        const write = (event: AnswerStreamEvent, data: unknown) => {
-          if (!started) {
-            started = true;
-            // The response schema types the JSON answer; the event stream is a plain Node stream.
-            void (reply as unknown as FastifyReply)
-              .header('content-type', 'text/event-stream; charset=utf-8')
-              .header('x-accel-buffering', 'no')
-              .send(events);
-          }
-          events.write(sse(event, data));
-        };
+        const events = openEventStream<AnswerStreamEvent>(reply);
         try {
+          // The client going away stops the model call.
           const result = await answer(answerDeps, {
             ...input,
-            signal: abort.signal,
-            stream: { delta: (text) => write('delta', { text }), reset: () => write('reset', {}) },
+            signal: events.signal,
+            stream: {
+              delta: (text) => events.write('delta', { text }),
+              reset: () => events.write('reset', {}),
+            },
           });
-          write('sources', AnswerResultSchema.parse(result));
+          events.write('sources', AnswerResultSchema.parse(result));
         } catch (error) {
-          if (!started) throw error;
+          if (!events.started) throw error;
           request.log.error({ err: error }, 'streamed answer failed');
         }
         events.end();

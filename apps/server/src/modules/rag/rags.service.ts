@@ -6,7 +6,7 @@ import { indexes, models, prompts, type RagRow, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
-import { actorId, type Principal } from '../../plugins/principal';
+import { actorId, type Principal } from '../../lib/principal';
 import {
   indexKeywordHitsColumn,
   type LoadedIndex,
@@ -107,35 +107,55 @@ export async function getRagRow(db: Db, principal: Principal, id: string): Promi
   return row;
 }
 
+/** A RAG as answering needs it, with its index; every answer (the RAG API, a bot's widget, bot testing) loads it so. */
+export interface RagForAnswer {
+  rag: AnsweredRag;
+  /** Null when the index is not the tenant's. */
+  index: LoadedIndex | null;
+}
+
 /**
- * The tenant's RAG with its index as answering needs it (the index row, its knowledge bases, whether they
- * hold Q&A pairs, and the keyword hits for `question` unless the index searches by vector), in one statement:
- * an answer by keyword takes one round trip after authentication. The index is null when it is not the
- * tenant's. 404 for another tenant's RAG.
+ * The caller's RAG with its index as answering needs it (loadRagForAnswer); 404 for another tenant's RAG.
  */
 export async function getRagForAnswer(
   db: Db,
   principal: Principal,
   id: string,
   question: string,
-): Promise<{ rag: AnsweredRag; index: LoadedIndex | null }> {
+): Promise<RagForAnswer> {
+  const found = await loadRagForAnswer(db, principal.tenantId, id, question);
+  if (!found) throw notFound(RAG_NOT_FOUND);
+  return found;
+}
+
+/**
+ * The tenant's RAG with its index as answering needs it (the index row, its knowledge bases, whether they
+ * hold Q&A pairs, and the keyword hits for `question` unless the index searches by vector), in one statement:
+ * an answer by keyword takes one round trip after the caller is known. Null when the RAG is not the tenant's.
+ */
+export async function loadRagForAnswer(
+  db: Db,
+  tenantId: string,
+  id: string,
+  question: string,
+): Promise<RagForAnswer | null> {
   const started = performance.now();
   const [found] = await preparedQuery(db, 'rag_for_answer', (on, name) => {
-    const tenantId = sql.placeholder('tenantId');
+    const tenant = sql.placeholder('tenantId');
     return on
       .select({
         rag: answeredRagColumns,
         index: searchedIndexColumns,
-        ...loadedIndexColumns(tenantId),
-        keywordHits: indexKeywordHitsColumn(tenantId, sql.placeholder('query')),
+        ...loadedIndexColumns(tenant),
+        keywordHits: indexKeywordHitsColumn(tenant, sql.placeholder('query')),
       })
       .from(rags)
-      .leftJoin(indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, rags.indexId)))
-      .where(and(eq(rags.tenantId, tenantId), eq(rags.id, sql.placeholder('id'))))
+      .leftJoin(indexes, and(eq(indexes.tenantId, tenant), eq(indexes.id, rags.indexId)))
+      .where(and(eq(rags.tenantId, tenant), eq(rags.id, sql.placeholder('id'))))
       .limit(1)
       .prepare(name);
-  }).execute({ tenantId: principal.tenantId, id, query: storableText(question) });
-  if (!found) throw notFound(RAG_NOT_FOUND);
+  }).execute({ tenantId, id, query: storableText(question) });
+  if (!found) return null;
   const tookMs = performance.now() - started;
   const index = found.index
     ? {

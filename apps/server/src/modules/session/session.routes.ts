@@ -10,18 +10,17 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { resolveUserPrincipal } from '../../plugins/principal';
-import type { Auth } from '../auth/auth';
+import { type Identity, resolveUserPrincipal } from '../auth/principal';
 import { LIMITS, type RateLimits } from '../auth/rate-limits';
 import { isStrongPassword } from '../auth/password-policy';
 
 const ResultSchema = z.object({ code: z.number(), message: z.string() });
 
-export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; limits: RateLimits }) {
-  const { auth, db, limits } = deps;
+export function sessionRoutes(app: FastifyInstance, deps: { identity: Identity; limits: RateLimits }) {
+  const { identity, limits } = deps;
+  const { auth, db } = identity;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -35,7 +34,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; 
     },
     async (request) => {
       // A disabled user or one without a profile still gets its 403: only the absence of a session is an answer.
-      const p = await resolveUserPrincipal(auth, db, request);
+      const p = await resolveUserPrincipal(identity, request);
       if (!p) return null;
       return {
         user_id: p.userId,
@@ -60,7 +59,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: Auth; db: Db; 
       },
     },
     async (request, reply) => {
-      const principal = await resolveUserPrincipal(auth, db, request);
+      const principal = await resolveUserPrincipal(identity, request);
       if (!principal) throw new AppError(404, AUTH_ERROR_CODES.noCurrentUser, AUTH_MESSAGES.noCurrentUser);
       // Wrong current passwords are limited like sign-in failures, so a stolen session cannot guess the password.
       await limits.assertAllowed(LIMITS.passwordChangeFailuresPerUser, principal.userId);

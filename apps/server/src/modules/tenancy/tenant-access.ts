@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
 import { tenants, type TenantRow } from '../../db/schema';
 import { forbidden, notFound } from '../../lib/errors';
-import type { Principal } from '../../plugins/principal';
+import type { Principal } from '../../lib/principal';
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 

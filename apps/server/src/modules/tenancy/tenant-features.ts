@@ -1,4 +1,5 @@
 import { and, type Column, eq, getTableName, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { subscriptions } from '../../db/schema';
 
 /** A subscription counts while it is active and now lies between starts_at and ends_at. */
@@ -35,4 +36,20 @@ export function tenantFeaturesChangeInMsSql(tenantId: Column): SQL<number | null
   from ${subscriptions} cross join lateral (values (${subscriptions.startsAt}), (${subscriptions.endsAt})) as moment(at)
   where ${subscriptions.tenantId} = ${start} and ${subscriptions.status} = 'active' and moment.at > now()
 )`;
+}
+
+/** Whether the tenant holds a current subscription with `code` (any code when none is given). */
+export async function tenantHoldsFeature(db: Db, tenantId: string, code?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        code === undefined ? undefined : eq(subscriptions.code, code),
+        isCurrentSubscriptionSql(),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -6,10 +6,10 @@ import { bots } from '../../db/schema';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hitCounter } from '../../lib/rate-limit-store';
-import { createBotSecrets, servableBot, type StoredBot } from '../bots/bots.service';
-import { type ConversationTokens, createConversationTokens } from '../conversations/conversation-token';
-import { conversationOf } from '../conversations/visitor.service';
+import { type BotSecrets, servableBot, type StoredBot } from '../bots/bots.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
+import { type ConversationTokens, createConversationTokens } from './conversation-token';
+import { conversationOf } from './visitor.service';
 
 const RATE_WINDOW_MS = 60_000;
 /**
@@ -87,11 +87,14 @@ export function requestPageOrigin(request: FastifyRequest): string | null {
 export function createWidgetAccess(deps: {
   db: Db;
   env: Env;
+  /** Opens bots' sealed settings. */
+  botSecrets: BotSecrets;
+  /** Keys the conversation tokens (a key derived for that purpose alone). */
   installationSecret: string;
   log: FastifyBaseLogger;
 }): WidgetAccess {
   const { db, env, log } = deps;
-  const secrets = createBotSecrets(deps.installationSecret);
+  const secrets = deps.botSecrets;
   const tokens = createConversationTokens(deps.installationSecret);
   const publicOrigin = new URL(env.PUBLIC_URL).origin;
 

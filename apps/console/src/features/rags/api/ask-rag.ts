@@ -25,13 +25,13 @@ export class IncompleteAnswerError extends Error {
 }
 
 /**
- * Asks a RAG with `stream: true`: the answer text arrives through `onDelta` as it is written, and the promise
+ * Asks a RAG for Server-Sent Events (`Accept: text/event-stream`): the answer text arrives through `onDelta` as it is written, and the promise
  * resolves with the whole AnswerResult of the final `sources` event. A refusal before the stream starts throws
  * the server's ApiError, as any other call does.
  */
 export async function askRag(
   id: string,
-  body: Omit<AnswerBody, 'stream'>,
+  body: AnswerBody,
   { onDelta, onReset, signal }: AskHandlers,
 ): Promise<AnswerResult> {
   let response: Response;
@@ -39,7 +39,7 @@ export async function askRag(
     response = await fetch(`/v1/rags/${encodeURIComponent(id)}/answer`, {
       method: 'POST',
       headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, stream: true }),
+      body: JSON.stringify(body),
       credentials: 'include',
       signal,
     });

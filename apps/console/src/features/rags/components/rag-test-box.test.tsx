@@ -41,7 +41,7 @@ describe('RagTestBox', () => {
 
     await ask(user, 'How long do I have to return an item?');
     expect(await screen.findByText('How long do I have to return an item?')).toBeInTheDocument();
-    expect(asked).toEqual([{ question: 'How long do I have to return an item?', history: [], stream: true }]);
+    expect(asked).toEqual([{ question: 'How long do I have to return an item?', history: [] }]);
 
     stream.send('delta', { text: 'Broken ' });
     stream.send('delta', { text: 'start' });
@@ -114,7 +114,6 @@ describe('RagTestBox', () => {
         { role: 'user', content: 'Can I return an item?' },
         { role: 'assistant', content: ANSWER.answer },
       ],
-      stream: true,
     });
 
     await user.click(screen.getByRole('button', { name: 'Clear conversation' }));
@@ -122,7 +121,7 @@ describe('RagTestBox', () => {
     expect(screen.getByText(/no questions yet/i)).toBeInTheDocument();
     await ask(user, 'Hello?');
     await waitFor(() => expect(asked).toHaveLength(3));
-    expect(asked[2]).toEqual({ question: 'Hello?', history: [], stream: true });
+    expect(asked[2]).toEqual({ question: 'Hello?', history: [] });
   });
 
   it('shows the Q&A and extractive kinds', async () => {

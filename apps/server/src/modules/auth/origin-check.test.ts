@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FILES_UPLOAD_PATH } from '@omnibot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  basicHeader,
-  fingerprint,
-  makeTenant,
-  platformTenantId,
-} from '../modules/accounts/accounts.fixtures';
-import { createTestApp, sessionCookie, TEST_ADMIN_PASSWORD, TEST_ORIGIN, type TestApp } from '../test/app';
+import { basicHeader, fingerprint, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
+import { createTestApp, sessionCookie, TEST_ADMIN_PASSWORD, TEST_ORIGIN, type TestApp } from '../../test/app';
 
 const FOREIGN = 'https://evil.example.net';
 const PARTNER = 'https://partner.example.org';

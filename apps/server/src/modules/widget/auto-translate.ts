@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotEngine, BotReply, BotRequest } from '../bots/bot-engine';
-import { type SpeechDeps, translatorFor, widgetServices } from './speech.service';
-import type { Translator } from './translator';
+import { type SpeechDeps, translatorFor, widgetServices } from '../speech/speech.service';
+import type { Translator } from '../speech/translator';
 
 /** The primary language of a code, lower case: `pt-BR` and `pt_br` are both `pt`. */
 const primaryOf = (code: string) => code.toLowerCase().split(/[-_]/u)[0] ?? code;

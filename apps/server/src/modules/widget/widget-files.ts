@@ -3,18 +3,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { publicWidgetConfig, type WidgetConfig } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Db } from '../db/client';
-import type { BotRow } from '../db/schema';
-import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from '../modules/bots/bots.routes';
-import { servableBot } from '../modules/bots/bots.service';
-import { widgetServices } from '../modules/speech/speech.service';
+import type { Db } from '../../db/client';
+import type { BotRow } from '../../db/schema';
 import {
   acceptedEncoding,
   encodedEtag,
   registerBuiltFiles,
   sendEncoded,
   varyOnEncoding,
-} from './compression';
+} from '../../plugins/compression';
+import { servableBot } from '../bots/bots.service';
+import { widgetServices } from '../speech/speech.service';
+import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from './widget-config.routes';
 
 /** The placeholder in the built loader that the per-bot boot JSON replaces (inside a JS string literal). */
 export const BOOT_TOKEN = '__OMNIBOT_BOOT__';

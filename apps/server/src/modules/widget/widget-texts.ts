@@ -9,7 +9,7 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredBot } from '../bots/bots.service';
-import { type SpeechDeps, translatorFor } from './speech.service';
+import { type SpeechDeps, translatorFor } from '../speech/speech.service';
 
 /** Translations kept in one server process: a bot's texts per configuration version and language. */
 const CACHED_MAX = 500;

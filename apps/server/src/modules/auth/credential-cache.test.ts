@@ -1,9 +1,9 @@
 import type { AccountCreated, FeatureCode, Subscription } from '@omnibot/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../app';
-import { type Db, openDatabase, rowsOf, type Database } from '../db/client';
-import { basicHeader, type Caller, call } from '../modules/accounts/accounts.fixtures';
+import { buildApp, type App } from '../../app';
+import { openDatabase, rowsOf, type Database } from '../../db/client';
+import { basicHeader, type Caller, call } from '../accounts/accounts.fixtures';
 import {
   captureLogs,
   createTestApp,
@@ -11,10 +11,10 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestApp,
   type TestAppOptions,
-} from '../test/app';
-import { defined } from '../test/defined';
-import { onPrincipalsChanged } from '../modules/tenancy/principals-changed';
-import { CredentialCache, credentialCacheOf } from './credential-cache';
+} from '../../test/app';
+import { defined } from '../../test/defined';
+import { onPrincipalsChanged } from '../tenancy/principals-changed';
+import { CredentialCache } from './credential-cache';
 import { requireFeatureCaller } from './feature-guard';
 
 const onPostgres = process.env.OMNIBOT_TEST_DB === 'postgres';
@@ -24,11 +24,9 @@ let sequence = 0;
 /** A test app with a route guarded like every feature route (credential or session, then `omnirag`). */
 async function appWithFeatureRoute(options: TestAppOptions = {}) {
   const t = await createTestApp({ ...options, skipReady: true });
-  t.app.get(
-    FEATURE_ROUTE,
-    { onRequest: requireFeatureCaller(t.app.auth, t.database.db, 'omnirag') },
-    async () => ({ ok: true }),
-  );
+  t.app.get(FEATURE_ROUTE, { onRequest: requireFeatureCaller(t.app.identity, 'omnirag') }, async () => ({
+    ok: true,
+  }));
   await t.app.ready();
   return t;
 }
@@ -78,14 +76,14 @@ async function refusedWithin(status: () => Promise<number>, limitMs: number): Pr
  * Makes `app` answer `caller` and waits until the answer stays cached: on PostgreSQL the notifications of the
  * writes that made the account arrive a moment later and empty the cache once more.
  */
-async function cachedQuietly(app: App, db: Db, caller: Caller) {
+async function cachedQuietly(app: App, caller: Caller) {
   const header = basicHeader(defined(caller.basic).key, defined(caller.basic).secret);
   const key = CredentialCache.keyOf(header);
   await until(
     async () => {
       if ((await feature(app, caller)) !== 200) return false;
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return credentialCacheOf(db)?.get(key) !== undefined;
+      return app.identity.credentialCache?.get(key) !== undefined;
     },
     2000,
     'the credential to stay cached',
@@ -111,13 +109,13 @@ describe('credential cache', () => {
 
   it('answers a repeated credential without a query, and forgets it when the row changes', async () => {
     const a = await createAccount(t, master, ['omnirag']);
-    await cachedQuietly(t.app, t.database.db, a.caller);
+    await cachedQuietly(t.app, a.caller);
     await deleteUnheard(t.database, a.account.tenant_id);
     // The row is gone, yet the credential still works: the second request read nothing.
     expect(await feature(t.app, a.caller)).toBe(200);
 
     const b = await createAccount(t, master, ['omnirag']);
-    await cachedQuietly(t.app, t.database.db, b.caller);
+    await cachedQuietly(t.app, b.caller);
     await t.database.db.execute(sql`delete from credentials where tenant_id = ${b.account.tenant_id}`);
     const served = await refusedWithin(() => feature(t.app, b.caller), 2000);
     // PGlite hands the notification over before the statement returns.
@@ -213,7 +211,7 @@ describe('credential cache', () => {
       { status: 'active', ends_at: new Date(endsAt).toISOString() },
     );
     expect(ending.statusCode).toBe(200);
-    await cachedQuietly(t.app, t.database.db, c.caller);
+    await cachedQuietly(t.app, c.caller);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endsAt - Date.now()) + 20));
     expect(await feature(t.app, c.caller)).toBe(403);
   });
@@ -239,7 +237,7 @@ describe('credential cache', () => {
     await until(() => t.logs.some(on), 5000, 'the listener to reconnect');
     expect(await listeners()).not.toContain(pid);
     expect(t.logs.filter(off)).toHaveLength(1);
-    await cachedQuietly(t.app, t.database.db, b.caller);
+    await cachedQuietly(t.app, b.caller);
     await deleteUnheard(t.database, b.account.tenant_id);
     expect(await feature(t.app, b.caller)).toBe(200);
   });
@@ -255,14 +253,12 @@ describe('credential cache', () => {
       logStream: captureLogs().logStream,
     });
     try {
-      other.get(
-        FEATURE_ROUTE,
-        { onRequest: requireFeatureCaller(other.auth, database.db, 'omnirag') },
-        async () => ({ ok: true }),
-      );
+      other.get(FEATURE_ROUTE, { onRequest: requireFeatureCaller(other.identity, 'omnirag') }, async () => ({
+        ok: true,
+      }));
       await other.ready();
       const a = await createAccount(t, master, ['omnirag']);
-      await cachedQuietly(other, database.db, a.caller);
+      await cachedQuietly(other, a.caller);
       const reset = await call(t, 'PUT', `/v1/Account/${a.account.tenant_id}/credential`, master);
       expect(reset.statusCode).toBe(200);
       await refusedWithin(() => feature(other, a.caller), 2000);
@@ -285,7 +281,7 @@ describe('credential cache off (CREDENTIAL_CACHE_MS=0)', () => {
     const master = { cookie: await sessionCookie(t, 'admin@example.com', TEST_ADMIN_PASSWORD) };
     const a = await createAccount(t, master, ['omnirag']);
     expect(await feature(t.app, a.caller)).toBe(200);
-    expect(credentialCacheOf(t.database.db)).toBeUndefined();
+    expect(t.app.identity.credentialCache).toBeNull();
     await deleteUnheard(t.database, a.account.tenant_id);
     expect(await feature(t.app, a.caller)).toBe(401);
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Env } from '../env';
-import { AppError } from '../lib/errors';
-import { trustedOrigins } from '../modules/auth/continue-url';
+import type { Env } from '../../env';
+import { AppError } from '../../lib/errors';
+import { trustedOrigins } from './continue-url';
 
 /** Methods that change state; tus uploads use POST, PATCH and DELETE too. */
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Database, Db } from '../db/client';
-import { onPrincipalsChanged, PRINCIPALS_CHANNEL } from '../modules/tenancy/principals-changed';
+import type { Database } from '../../db/client';
+import { onPrincipalsChanged, PRINCIPALS_CHANNEL } from '../tenancy/principals-changed';
 
 export const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
 const RETRY_FIRST_MS = 1000;
@@ -92,21 +92,17 @@ export class CredentialCache<V> {
   }
 }
 
-const cachesByDb = new WeakMap<Db, CredentialCache<unknown>>();
-
-/** The credential cache of the app using `db`; undefined when caching is off. */
-export function credentialCacheOf<V>(db: Db): CredentialCache<V> | undefined {
-  return cachesByDb.get(db) as CredentialCache<V> | undefined;
-}
-
 /**
- * Caches API credentials for `ttlMs` (0: never). The cache answers once the app is ready and listening on the
- * database's channel; while the listener is down it answers nothing and reconnects with backoff.
+ * The cache of API credentials for `ttlMs` (null for 0: never cache). It answers once the app is ready and
+ * listening on the database's channel; while the listener is down it answers nothing and reconnects with backoff.
  */
-export function registerCredentialCache(app: FastifyInstance, database: Database, ttlMs: number) {
-  if (ttlMs <= 0) return;
-  const cache = new CredentialCache<unknown>(ttlMs);
-  cachesByDb.set(database.db, cache);
+export function registerCredentialCache<V>(
+  app: FastifyInstance,
+  database: Database,
+  ttlMs: number,
+): CredentialCache<V> | null {
+  if (ttlMs <= 0) return null;
+  const cache = new CredentialCache<V>(ttlMs);
   const stopLocal = onPrincipalsChanged(database.db, () => cache.clear());
   let stopped = false;
   let unlisten: (() => Promise<void>) | null = null;
@@ -155,7 +151,7 @@ export function registerCredentialCache(app: FastifyInstance, database: Database
     if (retry) clearTimeout(retry);
     cache.setListening(false);
     stopLocal();
-    cachesByDb.delete(database.db);
     await unlisten?.();
   });
+  return cache;
 }

@@ -11,12 +11,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
 import type { Env } from '../../env';
-import { refuseLongText } from '../conversations/visitor.routes';
-import { widgetRateLimited } from '../widget/widget-access';
-import { createSpeechDeps, speakText, translateText } from './speech.service';
+import { refuseLongText } from '../../lib/visitor-text';
+import { type SpeechDeps, speakText, translateText } from '../speech/speech.service';
+import { type WidgetAccess, widgetRateLimited } from './widget-access';
 import { createWidgetTexts } from './widget-texts';
 
 const tags = ['widget'];
@@ -31,11 +29,11 @@ const errors = {
 };
 
 /** Translation (`POST /v1/language`) and the server voice (`POST /v1/tts`) of the widget: public, per bot. */
-export async function speechRoutes(app: FastifyInstance, deps: { db: Db; env: Env }) {
-  const { db, env } = deps;
-  const installationSecret = await loadAuthSecret(db, env);
-  const ctx = createSpeechDeps(db, env, installationSecret);
-  const access = app.widgetAccess;
+export async function visitorSpeechRoutes(
+  app: FastifyInstance,
+  deps: { env: Env; access: WidgetAccess; speech: SpeechDeps },
+) {
+  const { env, access, speech: ctx } = deps;
   const widgetTextsFor = createWidgetTexts({ ...ctx, log: app.log });
   // Counted per client address in the database, so every server process shares one budget.
   const rateLimit = {

@@ -1,8 +1,9 @@
 import { AGENT_READ_ONLY_MESSAGE } from '@omnibot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSignedInUser, makeTenant, platformTenantId } from '../modules/accounts/accounts.fixtures';
-import { type Caller, createTestApp, injectAs, type TestApp } from '../test/app';
-import { principalOf, requirePrincipal } from './principal';
+import { makeSignedInUser, makeTenant, platformTenantId } from '../accounts/accounts.fixtures';
+import { type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
+import { principalOf } from '../../lib/principal';
+import { requirePrincipal } from './principal';
 
 describe('principalOf', () => {
   let t: TestApp;
@@ -26,7 +27,7 @@ describe('requirePrincipal and roles', () => {
   const callers = {} as Record<'agent' | 'user', Caller>;
   beforeAll(async () => {
     t = await createTestApp({ skipReady: true });
-    const guard = requirePrincipal(t.app.auth, t.database.db);
+    const guard = requirePrincipal(t.app.identity);
     const answer = async () => ({ ok: true });
     // Routes written without a thought for agents: only reads and routes that allow agents let them through.
     t.app.get('/v1/test-read', { onRequest: guard }, answer);

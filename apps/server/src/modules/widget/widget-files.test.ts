@@ -9,8 +9,8 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { BotSchema, publicWidgetConfig, WidgetConfigSchema } from '@omnibot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Caller, createTestApp, injectAs, type TestApp } from '../test/app';
-import { makeOmniragTenants } from '../modules/accounts/accounts.fixtures';
+import { type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
+import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { BOOT_TOKEN, jsStringContent, widgetPagePolicy } from './widget-files';
 
 const LOADER = `(function(){var embedded = '${BOOT_TOKEN}';

@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import {
   AUTH_MESSAGES,
   ErrorBodySchema,
@@ -7,33 +6,29 @@ import {
   IntentReplySchema,
   type IntentStreamEvent,
   NoQuerySchema,
-  VISITOR_TEXT_MAX,
-  WIDGET_ERRORS,
   WidgetBotParamsSchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadAuthSecret } from '../../bootstrap';
-import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import { createSecretBox } from '../../lib/secret-box';
+import { openEventStream, wantsEventStream } from '../../lib/event-stream';
+import { refuseLongText } from '../../lib/visitor-text';
+import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
-import { autoTranslating } from '../speech/auto-translate';
-import { createSpeechDeps } from '../speech/speech.service';
 import type { AnswerDeps } from '../rag/rag-answer';
+import type { SpeechDeps } from '../speech/speech.service';
+import { autoTranslating } from './auto-translate';
 import {
   answerLanguageFor,
   conversationOf,
   conversationOrigin,
   historyOf,
-  recordBotOrigin,
   recordFeedback,
   startTurn,
   storeTurn,
 } from './visitor.service';
-import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
+import type { WidgetAccess } from './widget-access';
 
 const errors = {
   400: ErrorBodySchema,
@@ -45,42 +40,20 @@ const errors = {
 const tags = ['widget'];
 const NO_ORIGIN_MESSAGE = 'Only a web page can report where the widget was loaded (it names its Origin).';
 
-/** One Server-Sent Event. */
-const sse = (event: IntentStreamEvent, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-
-const wantsStream = (request: FastifyRequest) =>
-  (request.headers.accept ?? '').toLowerCase().includes('text/event-stream');
-
-/** A visitor text over the limit is 413 before the body schema answers a generic 400. */
-export async function refuseLongText(request: FastifyRequest) {
-  const body: unknown = request.body;
-  if (body === null || typeof body !== 'object' || !('text' in body)) return;
-  const { text } = body;
-  if (typeof text === 'string' && text.length > VISITOR_TEXT_MAX) {
-    throw new AppError(
-      413,
-      'widget/text-too-long',
-      `${WIDGET_ERRORS['widget/text-too-long']} At most ${VISITOR_TEXT_MAX} characters.`,
-    );
-  }
+export interface VisitorRoutesDeps {
+  access: WidgetAccess;
+  /** How the builtin engine answers from a RAG, as the RAG answer route does (the recorder included). */
+  answering: AnswerDeps;
+  /** The bot's translator, for automatic translation of a turn. */
+  speech: SpeechDeps;
 }
 
-/** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`) and feedback on its answers. */
-export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: Env }) {
-  const { db, env } = deps;
-  const secret = await loadAuthSecret(db, env);
-  const access = app.widgetAccess;
+/** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
+export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDeps) {
+  const { access, answering } = deps;
+  const { db } = answering;
   const { tokens } = access;
-  const answerDeps: AnswerDeps = {
-    db,
-    secretBox: createSecretBox(secret, 'model-api-key'),
-    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    log: app.log,
-    modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
-    recorder: app.ragAnswers,
-    sourceLinks: app.files.sourceLinks,
-  };
-  const speech = { ...createSpeechDeps(db, env, secret), log: app.log };
+  const speech = { ...deps.speech, log: app.log };
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -135,7 +108,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
           origin: conversationOrigin(seen, body.hostOrigin, bot.config),
         });
         const history = conversation === null ? [] : await historyOf(db, conversation);
-        const engine = autoTranslating(speech, engineFor(answerDeps, bot));
+        const engine = autoTranslating(speech, engineFor(answering, bot));
         const question = {
           tenantId: bot.row.tenantId,
           bot,
@@ -143,37 +116,27 @@ export async function visitorRoutes(app: FastifyInstance, deps: { db: Db; env: E
           history,
           language: turn.language,
         };
-        if (!wantsStream(request)) return storeTurn(db, turn, await engine.respond(question));
+        if (!wantsEventStream(request)) return storeTurn(db, turn, await engine.respond(question));
 
-        const abort = new AbortController();
-        // The response closing before it finished means the visitor went away: the engine stops, nothing is stored.
-        reply.raw.on('close', () => {
-          if (!reply.raw.writableFinished) abort.abort();
-        });
-        const events = new PassThrough();
-        // The response schema types the JSON answer; the event stream is a plain Node stream.
-        void (reply as unknown as FastifyReply)
-          .header('content-type', 'text/event-stream; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .header('x-accel-buffering', 'no')
-          .send(events);
-        const write = (event: IntentStreamEvent, data: unknown) => {
-          if (!abort.signal.aborted) events.write(sse(event, data));
-        };
-        write('conversation', {
+        const events = openEventStream<IntentStreamEvent>(reply);
+        events.write('conversation', {
           conversationToken: turn.conversationToken,
           visitorMessage: { id: turn.visitorMessageId, text: turn.text },
         });
         try {
+          // The visitor going away stops the engine, and nothing is stored.
           const answer = await engine.respond({
             ...question,
-            signal: abort.signal,
-            stream: { delta: (text) => write('delta', { text }), reset: () => write('reset', {}) },
+            signal: events.signal,
+            stream: {
+              delta: (text) => events.write('delta', { text }),
+              reset: () => events.write('reset', {}),
+            },
           });
-          if (!abort.signal.aborted) write('reply', await storeTurn(db, turn, answer));
+          if (!events.signal.aborted) events.write('reply', await storeTurn(db, turn, answer));
         } catch (error) {
           request.log.error({ err: error }, 'streamed intent failed');
-          write(
+          events.write(
             'error',
             error instanceof AppError && error.statusCode < 500
               ? { code: error.code, message: error.message }

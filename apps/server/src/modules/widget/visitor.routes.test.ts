@@ -29,7 +29,7 @@ import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { makeChatModel, makeIndex, makeKnowledge, parseEvents, streamedText } from '../rag/rags.test-support';
 import { SIGHTINGS_PER_ADDRESS } from '../widget/widget-access';
 import { type ConversationTokens, createConversationTokens } from './conversation-token';
-import { ORIGINS_PER_BOT_MAX } from './visitor.service';
+import { ORIGINS_PER_BOT_MAX } from '../bots/bot-origins';
 
 /*
  * The visitor routes against the real app (PGlite, or PostgreSQL with TEST_DATABASE_URL). Chat answers come from a

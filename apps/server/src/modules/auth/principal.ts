@@ -8,68 +8,18 @@ import {
 import { fromNodeHeaders } from 'better-auth/node';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Db, preparedQuery } from '../db/client';
-import { credentials, tenants, users } from '../db/schema';
-import { AppError } from '../lib/errors';
-import type { Auth } from '../modules/auth/auth';
-import { credentialSecretMatches } from '../modules/accounts/credential-secrets';
-import { tenantFeaturesChangeInMsSql, tenantFeaturesSql } from '../modules/tenancy/tenant-features';
-import { tenantUsableSql } from '../modules/tenancy/tenant-usable';
-import { CredentialCache, credentialCacheOf } from './credential-cache';
+import { type Db, preparedQuery } from '../../db/client';
+import { credentials, tenants, users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { type CredentialPrincipal, noSession, type Principal, type UserPrincipal } from '../../lib/principal';
+import { tenantFeaturesChangeInMsSql, tenantFeaturesSql } from '../tenancy/tenant-features';
+import { tenantUsableSql } from '../tenancy/tenant-usable';
+import type { Auth } from './auth';
+import { CredentialCache } from './credential-cache';
+import { credentialSecretMatches } from './credential-secrets';
 
-/** A signed-in user (session cookie). */
-export interface UserPrincipal {
-  kind: 'user';
-  userId: string;
-  email: string;
-  name: string;
-  tenantId: string;
-  tenantType: string;
-  role: Role;
-  mustChangePassword: boolean;
-}
-
-/**
- * A tenant's API credential (HTTP Basic `key:secret`, server to server). It acts with administrator rights on
- * its own tenant and its descendants: it is what a tenant's administrators hand to their own systems, so it can
- * do what they can, and never more (no master rights, even for the platform tenant's credential).
- */
-export interface CredentialPrincipal {
-  kind: 'credential';
-  credentialId: string;
-  key: string;
-  tenantId: string;
-  tenantType: string;
-  role: 'administrator';
-}
-
-export type Principal = UserPrincipal | CredentialPrincipal;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal | null;
-    /**
-     * The codes of the principal's tenant's current subscriptions, read in the statement that resolved the
-     * principal (null until then). An API credential's may come from the credential cache, which forgets them
-     * when a subscription starts or ends and on any write to credentials, tenants or subscriptions.
-     */
-    tenantFeatures: readonly string[] | null;
-  }
-  interface FastifyContextConfig {
-    /** The route stays open to a user who still has to replace a one-time password. */
-    allowPendingPasswordChange?: boolean;
-    /** An agent may call the route although it is not a read (a search, an answer, its own profile). */
-    allowAgent?: boolean;
-  }
-}
-
-const noSession = () => new AppError(401, 'unauthenticated', 'Sign in to continue.');
 // One answer for every failure, so a caller never learns which half of a credential was wrong.
 const badCredential = () => new AppError(401, 'unauthenticated', 'Invalid API credential.');
-
-/** Who acted, for created_by/updated_by and the audit log. */
-export const actorId = (principal: Principal) =>
-  principal.kind === 'user' ? principal.userId : `credential:${principal.credentialId}`;
 
 /** The principal with the codes of its tenant's current subscriptions, read in the same statement. */
 export interface ResolvedPrincipal<P extends Principal> {
@@ -77,17 +27,25 @@ export interface ResolvedPrincipal<P extends Principal> {
   features: readonly string[];
 }
 
+/**
+ * What resolving a caller needs, built once by the app: the session library, the database and, when caching
+ * is on, the process's cache of resolved API credentials.
+ */
+export interface Identity {
+  auth: Auth;
+  db: Db;
+  credentialCache: CredentialCache<ResolvedPrincipal<CredentialPrincipal>> | null;
+}
+
 export async function resolveUserPrincipal(
-  auth: Auth,
-  db: Db,
+  identity: Identity,
   request: FastifyRequest,
 ): Promise<UserPrincipal | null> {
-  return (await resolveUser(auth, db, request))?.principal ?? null;
+  return (await resolveUser(identity, request))?.principal ?? null;
 }
 
 async function resolveUser(
-  auth: Auth,
-  db: Db,
+  { auth, db }: Identity,
   request: FastifyRequest,
 ): Promise<ResolvedPrincipal<UserPrincipal> | null> {
   const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
@@ -128,20 +86,10 @@ async function resolveUser(
 }
 
 /** Resolves `Authorization: Basic base64(key:secret)`; throws 401 for anything but a valid, active credential. */
-export async function resolveCredentialPrincipal(
-  auth: Auth,
-  db: Db,
-  authorization: string,
-): Promise<CredentialPrincipal> {
-  return (await resolveCredential(auth, db, authorization)).principal;
-}
-
 async function resolveCredential(
-  auth: Auth,
-  db: Db,
+  { auth, db, credentialCache: cache }: Identity,
   authorization: string,
 ): Promise<ResolvedPrincipal<CredentialPrincipal>> {
-  const cache = credentialCacheOf<ResolvedPrincipal<CredentialPrincipal>>(db);
   if (!cache?.active) return (await readCredential(auth, db, authorization)).resolved;
   const cacheKey = CredentialCache.keyOf(authorization);
   const cached = cache.get(cacheKey);
@@ -229,19 +177,18 @@ function assertRoleMayCall(request: FastifyRequest, principal: Principal, agents
  * `allowAgent: true` leaves agents' writes to the routes' own checks (the files module answers with its codes).
  */
 export function requirePrincipal(
-  auth: Auth,
-  db: Db,
+  identity: Identity,
   options: { credentials?: boolean; allowAgent?: boolean } = {},
 ) {
   return async (request: FastifyRequest) => {
     const authorization = request.headers.authorization;
     if (options.credentials && authorization !== undefined) {
-      const resolved = await resolveCredential(auth, db, authorization);
+      const resolved = await resolveCredential(identity, authorization);
       request.principal = resolved.principal;
       request.tenantFeatures = resolved.features;
       return;
     }
-    const resolved = await resolveUser(auth, db, request);
+    const resolved = await resolveUser(identity, request);
     if (!resolved) throw noSession();
     const { principal } = resolved;
     if (principal.mustChangePassword && !request.routeOptions.config.allowPendingPasswordChange) {
@@ -251,20 +198,6 @@ export function requirePrincipal(
     request.principal = principal;
     request.tenantFeatures = resolved.features;
   };
-}
-
-/** The principal of a route guarded by `requirePrincipal`; a route that forgot the guard answers 401, never acts anonymously. */
-export function principalOf(request: FastifyRequest): Principal {
-  const principal = request.principal;
-  if (!principal) throw noSession();
-  return principal;
-}
-
-/** The signed-in user of a route guarded by `requirePrincipal` without credentials. */
-export function sessionUser(request: FastifyRequest): UserPrincipal {
-  const principal = request.principal;
-  if (principal?.kind !== 'user') throw noSession();
-  return principal;
 }
 
 export function registerPrincipal(app: FastifyInstance) {

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Env } from '../../env';
+import type { FilesHandle } from '../files/files.module';
+import type { AnswerDeps } from '../rag/rag-answer';
+import type { SpeechDeps } from '../speech/speech.service';
+import { visitorSpeechRoutes } from './visitor-speech.routes';
+import { visitorRoutes } from './visitor.routes';
+import type { WidgetAccess } from './widget-access';
+import { widgetConfigRoutes } from './widget-config.routes';
+import { registerWidgetFiles } from './widget-files';
+
+export interface WidgetDeps {
+  env: Env;
+  /** The rules every public widget route shares: servable bot, allowed origins and CORS, rate limits. */
+  access: WidgetAccess;
+  /** How the builtin engine answers from a RAG: the RAG answer route's own dependencies. */
+  answering: AnswerDeps;
+  /** The bots' translators and voices. */
+  speech: SpeechDeps;
+  files: FilesHandle;
+  /** Folder of the built widget (widget.js and app/); null serves none. */
+  widgetDir: string | null;
+}
+
+/**
+ * Everything a website visitor's browser reaches, none of it signed in: the loader, the chat page and /demo, the
+ * public configuration and images, messages, feedback, sightings, translation and the server voice.
+ */
+export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
+  const { env, access, answering, speech, files } = deps;
+  const { db } = answering;
+  await widgetConfigRoutes(app, { db, access, files });
+  await visitorRoutes(app, { access, answering, speech });
+  await visitorSpeechRoutes(app, { env, access, speech });
+  await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });
+}
