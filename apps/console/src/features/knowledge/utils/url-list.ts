@@ -1,6 +1,6 @@
 import { CreateSourceBodySchema } from '@omnibot/contracts';
 
-interface UrlListResult {
+export interface UrlListResult {
   /** Valid addresses in the order given, each once. */
   urls: string[];
   /** Lines that hold no valid address (counting from 1), and why. */
