@@ -1,5 +1,5 @@
 /** Public configuration the server puts into index.html as `<meta name="omnibot-config" content="{...}">`. */
-export interface AppConfig {
+interface AppConfig {
   productName: string;
   companyName: string;
   environment: string;

@@ -42,7 +42,7 @@ export function useMenuContext(): MenuContext {
 }
 
 /** Session storage keys, written after a successful start-up flow. */
-export const SESSION_STORAGE_KEYS = {
+const SESSION_STORAGE_KEYS = {
   tenantId: 'tenant_id',
   tenantType: 'tenant_type',
   tenantName: 'tenant_name',
@@ -50,7 +50,7 @@ export const SESSION_STORAGE_KEYS = {
   subscription: 'subscription',
 } as const;
 
-export interface StoredSession {
+interface StoredSession {
   tenantId: string;
   tenantType: string;
   tenantName: string;

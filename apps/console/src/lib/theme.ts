@@ -17,7 +17,7 @@ export type AppMode = 'dark' | 'light';
 export const DEFAULT_APP_MODE: AppMode = 'dark';
 
 /** The browser's preferred mode (prefers-color-scheme): light only when it asks for light. */
-export function preferredAppMode(): AppMode {
+function preferredAppMode(): AppMode {
   return window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : DEFAULT_APP_MODE;
 }
 

@@ -11,10 +11,10 @@ import {
 
 const NOW = '2026-01-01T00:00:00.000Z';
 export const BOT_ID = '3f1c2a9e-7b4d-4e8f-9a1b-2c3d4e5f6a7b';
-export const OTHER_BOT_ID = '4a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+const OTHER_BOT_ID = '4a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 export const SOURCE_ID = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
 
-export function botOf(id: string, name: string, enabled = true): Bot {
+function botOf(id: string, name: string, enabled = true): Bot {
   return {
     id,
     tenant_id: 't-acme',

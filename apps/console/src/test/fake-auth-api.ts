@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
-export interface FakeAuthApiOptions {
+interface FakeAuthApiOptions {
   /** Signed in as this user (GET /v1/session), or signed out (200 null). */
   signedIn?: boolean;
   mustChangePassword?: boolean;

@@ -9,7 +9,7 @@ export interface BarSeries {
 }
 
 /** One bar: its category (a day, say) and a value per series key. */
-export interface BarDatum {
+interface BarDatum {
   label: string;
   values: Record<string, number>;
 }

@@ -22,7 +22,7 @@ import { formatBytes } from '../../lib/files/format';
 import { pathTrail } from '../../lib/files/storage-paths';
 import { EmptyPanel } from '../ui/empty-panel';
 
-export interface FilePickerModalProps {
+interface FilePickerModalProps {
   opened: boolean;
   onClose: () => void;
   /** The chosen files, in the order they were ticked. */

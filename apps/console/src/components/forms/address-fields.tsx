@@ -1,7 +1,7 @@
 import { Grid, TextInput, type TextInputProps } from '@mantine/core';
 import type { Address } from '@omnibot/contracts';
 
-export type AddressField = keyof Address;
+type AddressField = keyof Address;
 
 /** What a form's getInputProps hands a text input (value, onChange, error, onBlur...). */
 export type FieldProps = Pick<TextInputProps, 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;

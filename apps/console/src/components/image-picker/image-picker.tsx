@@ -15,7 +15,7 @@ import { ImageBrowser } from './image-browser';
  * The image the user picked. Store `path`: `url` is a download link signed for a limited time; ask
  * GET /v1/files/object?path= for a fresh one when the image is shown later.
  */
-export type PickedImage = Pick<FileItem, 'path' | 'name' | 'url' | 'size' | 'content_type'>;
+type PickedImage = Pick<FileItem, 'path' | 'name' | 'url' | 'size' | 'content_type'>;
 
 export interface ImagePickerProps {
   opened: boolean;

@@ -6,7 +6,7 @@ import {
   type PasswordChecker,
 } from './password-strength';
 
-export type PasswordStrength =
+type PasswordStrength =
   { status: 'loading' } | { status: 'unavailable' } | ({ status: 'ready' } & PasswordCheck);
 
 /** The live zxcvbn verdict on `password`; loads the checker on first use. */

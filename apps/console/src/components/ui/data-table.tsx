@@ -57,7 +57,7 @@ export interface DataTableServerState {
   onSortChange: (sort: DataTableSort) => void;
 }
 
-export interface DataTableProps<T> {
+interface DataTableProps<T> {
   /** Names the table for assistive technology, e.g. "Client organisations". */
   label: string;
   columns: readonly DataTableColumn<T>[];

@@ -3,7 +3,7 @@ import { safeSourceHref } from '@omnibot/contracts';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
-export interface SafeLinkProps extends AnchorProps {
+interface SafeLinkProps extends AnchorProps {
   /** Where the link goes, as the server gave it: used only when it is an http(s) page or a signed download. */
   href: string | null | undefined;
   children: ReactNode;

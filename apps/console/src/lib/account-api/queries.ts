@@ -32,13 +32,13 @@ export async function getChildAccounts(tenantId: string, signal?: AbortSignal): 
 }
 
 /** A tenant's subscriptions, every status; none for `{ code: 404 }`. */
-export async function getSubscriptions(tenantId: string, signal?: AbortSignal): Promise<Subscription[]> {
+async function getSubscriptions(tenantId: string, signal?: AbortSignal): Promise<Subscription[]> {
   const list = await getSubscriptionList(tenantId, signal);
   return list.code === 200 ? list.items : [];
 }
 
 /** GET /v1/Account/{tenant_id}/Subscription/{id}: the subscription, or null for `{ code: 404 }`. */
-export async function getSubscription(
+async function getSubscription(
   tenantId: string,
   id: string,
   signal?: AbortSignal,
@@ -65,7 +65,7 @@ export async function getUser(
 }
 
 /** One page of a tenant's users, searched and sorted on the server. */
-export const getUsers = (tenantId: string, query: UserListQuery, signal?: AbortSignal) =>
+const getUsers = (tenantId: string, query: UserListQuery, signal?: AbortSignal) =>
   accountApi.get(accountPath(tenantId, 'User'), {
     query: { ...query, q: query.q || undefined },
     schema: UserListSchema,

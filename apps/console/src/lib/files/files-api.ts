@@ -41,7 +41,7 @@ export const getFolderPage = (
     signal,
   });
 
-export interface FolderContents {
+interface FolderContents {
   folders: FolderItem[];
   files: FileItem[];
   /** True when the folder held more than MAX_LISTING_PAGES pages and the rest was not read. */
@@ -49,7 +49,7 @@ export interface FolderContents {
 }
 
 /** Every subfolder and file of one folder, following the cursor (folders come first, each by name). */
-export async function listFolder(path: string, { signal }: Signal = {}): Promise<FolderContents> {
+async function listFolder(path: string, { signal }: Signal = {}): Promise<FolderContents> {
   const contents: FolderContents = { folders: [], files: [], isTruncated: false };
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LISTING_PAGES; page += 1) {
@@ -64,7 +64,7 @@ export async function listFolder(path: string, { signal }: Signal = {}): Promise
 }
 
 /** Only the subfolders of a folder: the server lists folders before files, so the first file ends them. */
-export async function listSubfolders(path: string, { signal }: Signal = {}): Promise<FolderItem[]> {
+async function listSubfolders(path: string, { signal }: Signal = {}): Promise<FolderItem[]> {
   const folders: FolderItem[] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -75,7 +75,7 @@ export async function listSubfolders(path: string, { signal }: Signal = {}): Pro
   }
 }
 
-export interface ImageList {
+interface ImageList {
   images: FileItem[];
   /** True when not every folder could be visited (MAX_FOLDERS_WALKED) or a folder was too large. */
   isTruncated: boolean;
@@ -85,7 +85,7 @@ export interface ImageList {
  * The images (by extension, case-sensitive) of one folder, or of every folder when
  * `folder` is null. The API lists one folder at a time, so "every folder" walks the tree breadth-first.
  */
-export async function listImages(folder: string | null, { signal }: Signal = {}): Promise<ImageList> {
+async function listImages(folder: string | null, { signal }: Signal = {}): Promise<ImageList> {
   if (folder !== null) {
     const contents = await listFolder(folder, { signal });
     return { images: contents.files.filter((file) => isImage(file.name)), isTruncated: contents.isTruncated };
@@ -114,14 +114,14 @@ export async function listImages(folder: string | null, { signal }: Signal = {})
   return { images, isTruncated };
 }
 
-export interface FolderList {
+interface FolderList {
   /** Every folder's path, parents before their children, each level by name. */
   paths: string[];
   isTruncated: boolean;
 }
 
 /** Every folder of the tenant (breadth-first, at most MAX_FOLDERS_WALKED), for folder choosers. */
-export async function listAllFolders({ signal }: Signal = {}): Promise<FolderList> {
+async function listAllFolders({ signal }: Signal = {}): Promise<FolderList> {
   const paths: string[] = [];
   let pending = [''];
   let visited = 0;
@@ -140,7 +140,7 @@ export async function listAllFolders({ signal }: Signal = {}): Promise<FolderLis
   return { paths, isTruncated: false };
 }
 
-export const getUsage = ({ signal }: Signal = {}) =>
+const getUsage = ({ signal }: Signal = {}) =>
   api.get('/v1/files/usage', { schema: StorageUsageSchema, signal });
 
 /** One file with a freshly signed download URL (valid for the server's full link lifetime). */

@@ -14,7 +14,3 @@ export function pathTrail(path: string): { name: string; path: string }[] {
   segments.forEach((name, index) => trail.push({ name, path: segments.slice(0, index + 1).join('/') }));
   return trail;
 }
-
-/** True when `path` is `folder` itself or lies somewhere below it. */
-export const isWithin = (path: string, folder: string) =>
-  folder === '' || path === folder || path.startsWith(`${folder}/`);

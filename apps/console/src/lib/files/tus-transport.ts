@@ -12,7 +12,7 @@ import type { UploadFailure } from './upload-queue';
 /** Uploads above 256 KB are resumable; smaller ones go in one request. */
 export const RESUMABLE_THRESHOLD_BYTES = 256 * 1024;
 /** Chunk size doubles up to 32 MB, starting from the resumable threshold. */
-export const FIRST_CHUNK_BYTES = 256 * 1024;
+const FIRST_CHUNK_BYTES = 256 * 1024;
 export const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -148,7 +148,7 @@ export async function findUnfinishedUploads(
   return found.sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0));
 }
 
-export type UnfinishedProgress = { offset: number; length: number } | 'gone';
+type UnfinishedProgress = { offset: number; length: number } | 'gone';
 
 /** Asks the server how far an unfinished upload got (tus HEAD); 'gone' once it expired or was removed. */
 export async function probeUnfinishedUpload(upload: UnfinishedUpload): Promise<UnfinishedProgress> {

@@ -76,7 +76,7 @@ const ALLOWED: Record<Exclude<UploadEvent['type'], 'add' | 'clear-finished'>, re
   dismiss: ['done', 'error'],
 };
 
-export const canApply = (item: UploadItem, type: keyof typeof ALLOWED) => ALLOWED[type].includes(item.status);
+const canApply = (item: UploadItem, type: keyof typeof ALLOWED) => ALLOWED[type].includes(item.status);
 
 function update(
   item: UploadItem,

@@ -4,7 +4,7 @@ import { RESUMABLE_THRESHOLD_BYTES } from './tus-transport';
 import { uploadQueueReducer, uploadsToStart, type UploadEvent, type UploadItem } from './upload-queue';
 
 /** Two at a time: the rest wait their turn, and a slow upload does not starve the others. */
-export const MAX_ACTIVE_UPLOADS = 2;
+const MAX_ACTIVE_UPLOADS = 2;
 
 export interface UploadStore {
   getSnapshot: () => UploadItem[];

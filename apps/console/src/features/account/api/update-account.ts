@@ -2,13 +2,13 @@ import { AccountResultSchema, type Account, type UpdateAccountBody } from '@omni
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
-export type AccountChanges = Pick<UpdateAccountBody, 'name' | 'address' | 'info'>;
+type AccountChanges = Pick<UpdateAccountBody, 'name' | 'address' | 'info'>;
 
 /**
  * PUT /v1/Account/{tenant_id} takes the full account object: the account as read, with the
  * edited name, address and info. The server ignores the identity fields it echoes.
  */
-export function updateAccount(account: Account, changes: AccountChanges): Promise<Account> {
+function updateAccount(account: Account, changes: AccountChanges): Promise<Account> {
   const body: UpdateAccountBody = { ...account, ...changes };
   return accountApi
     .put(accountPath(account.tenant_id), body, { schema: AccountResultSchema })

@@ -8,7 +8,6 @@ export const ServiceAddressFormSchema = z.object({
   address: AddressInputSchema,
   info: AccountInfoInputSchema,
 });
-export type ServiceAddressForm = z.infer<typeof ServiceAddressFormSchema>;
 
 /** Every field as a string, so the inputs are controlled from the first render. */
 export type ServiceAddressValues = AccountFormValues;

@@ -7,10 +7,9 @@ const SignInResultSchema = z.object({
   status: z.literal(true),
   user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
 });
-export type SignInResult = z.infer<typeof SignInResultSchema>;
 
 /** Sets the httpOnly session cookie; the token itself never reaches scripts. */
-export const signIn = (body: SignInBody) =>
+const signIn = (body: SignInBody) =>
   api.post('/api/auth/sign-in/email', body, { schema: SignInResultSchema });
 
 export const useSignIn = () => useMutation({ mutationFn: signIn });

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { VERIFICATION_CALLBACK } from './send-verification-email';
 
 /** Registers; the server sends the verification mail and sets the display name. */
-export const signUp = (body: RegisterBody) =>
+const signUp = (body: RegisterBody) =>
   api.post<{ status: true; message: string }>('/api/auth/sign-up/email', {
     ...body,
     callbackURL: VERIFICATION_CALLBACK,

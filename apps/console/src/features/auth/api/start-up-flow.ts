@@ -42,9 +42,9 @@ export interface StartUpData {
   features: string[];
 }
 
-export type StartUpStep = 'profile' | 'account' | 'credential' | 'subscription';
+type StartUpStep = 'profile' | 'account' | 'credential' | 'subscription';
 
-export type StartUpResult =
+type StartUpResult =
   { ok: true; data: StartUpData } | { ok: false; step: StartUpStep; message: string; cause?: unknown };
 
 const COULD_NOT_LOAD: Record<StartUpStep, string> = {

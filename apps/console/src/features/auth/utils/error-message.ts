@@ -1,2 +1,2 @@
 // The auth screens' messages come from the shared helper, so toasts elsewhere say the same thing.
-export { errorCode, errorMessage, retryAfterText } from '../../../lib/error-message';
+export { errorCode, errorMessage } from '../../../lib/error-message';

@@ -9,7 +9,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** Every dashboard query key. */
-export const dashboardKeys = {
+const dashboardKeys = {
   all: ['bot-dashboard'] as const,
   bots: () => [...dashboardKeys.all, 'bots'] as const,
   stats: (botId: string, days: number) => [...dashboardKeys.all, 'stats', botId, days] as const,
@@ -20,7 +20,7 @@ export const dashboardKeys = {
 
 const bot = (id: string) => `/v1/bots/${encodeURIComponent(id)}`;
 
-export const dashboardApi = {
+const dashboardApi = {
   /** The organisation's bots, by name (one page of the API holds 100). */
   bots: (signal?: AbortSignal) =>
     api.get('/v1/bots', { query: { page: 1, page_size: 100 }, schema: BotListSchema, signal }),

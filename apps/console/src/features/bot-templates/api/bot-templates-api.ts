@@ -10,7 +10,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export const templateKeys = {
+const templateKeys = {
   all: ['bot-templates'] as const,
   list: () => [...templateKeys.all, 'list'] as const,
   /** The bots a template is saved from (the first 100, by name). */
@@ -20,7 +20,7 @@ export const templateKeys = {
 const base = '/v1/bot-templates';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const templatesApi = {
+const templatesApi = {
   list: (signal?: AbortSignal) => api.get(base, { schema: BotTemplateListSchema, signal }),
   create: (body: CreateBotTemplateBody) => api.post(base, body, { schema: BotTemplateSchema }),
   update: (id: string, body: UpdateBotTemplateBody) => api.patch(of(id), body, { schema: BotTemplateSchema }),

@@ -15,7 +15,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** Every query key of the bot chat and test screens, so a change invalidates exactly what it touched. */
-export const botTestingKeys = {
+const botTestingKeys = {
   all: ['bot-testing'] as const,
   bots: () => [...botTestingKeys.all, 'bots'] as const,
   cases: (botId: string) => [...botTestingKeys.all, 'cases', botId] as const,
@@ -24,11 +24,11 @@ export const botTestingKeys = {
 };
 
 /** How often a queued or running test run is read again. */
-export const RUN_POLL_MS = 1500;
+const RUN_POLL_MS = 1500;
 
 const of = (botId: string) => `/v1/bots/${encodeURIComponent(botId)}`;
 
-export const botTestingApi = {
+const botTestingApi = {
   bots: (signal?: AbortSignal) =>
     api.get('/v1/bots', { query: { page: 1, page_size: 100 }, schema: BotListSchema, signal }),
   chat: (botId: string, body: BotChatBody) =>

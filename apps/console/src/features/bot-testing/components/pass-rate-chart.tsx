@@ -2,7 +2,7 @@ import { Stack, Text, useMantineTheme } from '@mantine/core';
 import type { BotTestRun } from '@omnibot/contracts';
 
 /** Finished runs shown, the most recent ones. */
-export const CHART_RUNS = 20;
+const CHART_RUNS = 20;
 
 const percent = (run: BotTestRun) => (run.total === 0 ? 0 : Math.round((run.passed / run.total) * 100));
 

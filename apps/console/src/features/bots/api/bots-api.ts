@@ -16,7 +16,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../../lib/api-client';
 
 /** Every bot query key, so a change invalidates exactly what it touched. */
-export const botKeys = {
+const botKeys = {
   all: ['bots'] as const,
   lists: () => [...botKeys.all, 'list'] as const,
   list: (query: BotListQuery) => [...botKeys.lists(), query] as const,

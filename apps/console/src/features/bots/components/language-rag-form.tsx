@@ -7,7 +7,7 @@ import { useRagOptions } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
 import { languageOptions } from '../utils/languages';
 import { useConfigForm } from '../utils/use-config-form';
-import { TranslationSection } from './translation-section';
+import { TranslationSection } from './bot-config/translation-section';
 
 /** /bot/config/rag: a bot's languages, automatic translation and its translator, and the RAG its built-in engine answers from. */
 export function LanguageRagForm({ bot }: { bot: Bot }) {

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Card, Group, Stack, Text, Textarea, TextInput } fro
 import type { FormArrayElement, UseFormReturnType } from '@mantine/form';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 
-export interface ListItemField {
+interface ListItemField {
   key: string;
   label: string;
   maxLength: number;

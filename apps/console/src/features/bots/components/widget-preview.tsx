@@ -4,9 +4,9 @@ import { useEffect, useRef, useState } from 'react';
 import { botPaths } from '../utils/bot-paths';
 
 /** The marker of every message between the console and the widget iframe. */
-export const WIDGET_MESSAGE_SOURCE = 'omnibot-widget';
+const WIDGET_MESSAGE_SOURCE = 'omnibot-widget';
 /** Typing pauses this long before the preview is redrawn, so it follows the form without a redraw per key. */
-export const PREVIEW_DEBOUNCE_MS = 150;
+const PREVIEW_DEBOUNCE_MS = 150;
 
 export type PreviewColorScheme = 'light' | 'dark';
 

@@ -9,7 +9,7 @@ import {
 export type ConfigGroup = keyof WidgetConfig;
 
 /** Field errors by dotted path (`identity.name`, `welcome.welcomeMenu.0.label`), as Mantine's form keys them. */
-export type ConfigErrors = Record<string, string>;
+type ConfigErrors = Record<string, string>;
 
 /** The contracts schema's messages for a configuration, each on the path of the field it is about. */
 export function configErrors(values: WidgetConfig): ConfigErrors {

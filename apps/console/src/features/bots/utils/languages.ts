@@ -1,5 +1,5 @@
 /** Language codes offered in the pickers; a stored code that is not among them is offered too. */
-export const LANGUAGES = [
+const LANGUAGES = [
   ['en', 'English'],
   ['fr', 'French'],
   ['de', 'German'],

@@ -16,7 +16,7 @@ const CALLS: Record<CredentialChange, { method: 'post' | 'put'; segment: string 
 export const revealsSecret = (change: CredentialChange) => change !== 'key';
 
 /** Sends one credential change (no body); the answer holds the new key and, except for `key`, the new secret. */
-export function changeCredential(tenantId: string, change: CredentialChange): Promise<CredentialSecret> {
+function changeCredential(tenantId: string, change: CredentialChange): Promise<CredentialSecret> {
   const { method, segment } = CALLS[change];
   return accountApi[method](accountPath(tenantId, segment), undefined, { schema: CredentialSecretSchema });
 }

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { filesKeys } from '../../../lib/files/files-api';
 
 /** Creates a folder (and any missing parents); 409 storage/already-exists when the name is taken. */
-export const createFolder = (body: CreateFolderBody) =>
+const createFolder = (body: CreateFolderBody) =>
   api.post('/v1/files/folders', body, { schema: FolderItemSchema });
 
 export const useCreateFolder = () => {

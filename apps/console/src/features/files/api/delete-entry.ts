@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { filesKeys } from '../../../lib/files/files-api';
 
-export const deleteFile = (path: string) => api.delete<undefined>('/v1/files', { query: { path } });
+const deleteFile = (path: string) => api.delete<undefined>('/v1/files', { query: { path } });
 
 /** Without `recursive` a folder that holds anything answers 409 storage/folder-not-empty. */
-export const deleteFolder = (path: string, recursive: boolean) =>
+const deleteFolder = (path: string, recursive: boolean) =>
   api.delete<undefined>('/v1/files/folders', { query: { path, recursive } });
 
 export const useDeleteEntry = () => {

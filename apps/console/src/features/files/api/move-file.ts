@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { filesKeys } from '../../../lib/files/files-api';
 
 /** Moves a file into another folder; a taken name there gets a " (1)" suffix. */
-export const moveFile = (body: MoveFileBody) => api.post('/v1/files/move', body, { schema: FileItemSchema });
+const moveFile = (body: MoveFileBody) => api.post('/v1/files/move', body, { schema: FileItemSchema });
 
 export const useMoveFile = () => {
   const queryClient = useQueryClient();

@@ -4,11 +4,10 @@ import { api } from '../../../lib/api-client';
 import { filesKeys } from '../../../lib/files/files-api';
 
 /** Renames a file inside its folder. */
-export const renameFile = (body: RenameBody) => api.patch('/v1/files', body, { schema: FileItemSchema });
+const renameFile = (body: RenameBody) => api.patch('/v1/files', body, { schema: FileItemSchema });
 
 /** Renames a folder; everything inside moves with it. */
-export const renameFolder = (body: RenameBody) =>
-  api.patch('/v1/files/folders', body, { schema: FolderItemSchema });
+const renameFolder = (body: RenameBody) => api.patch('/v1/files/folders', body, { schema: FolderItemSchema });
 
 export const useRenameEntry = () => {
   const queryClient = useQueryClient();

@@ -25,7 +25,7 @@ export interface SetupProgress {
   isTried: boolean;
 }
 
-export interface SetupProgressScope {
+interface SetupProgressScope {
   /** Knowledge, indexes and RAGs need the Omni RAG subscription; without it they are not read. */
   hasOmnirag: boolean;
   /** The console's own origin, whose loads (the demo page) do not count as an install. */
@@ -98,7 +98,7 @@ export async function getSetupProgress(
   };
 }
 
-export const getSetupProgressQueryOptions = (scope: SetupProgressScope) =>
+const getSetupProgressQueryOptions = (scope: SetupProgressScope) =>
   queryOptions({
     queryKey: ['getting-started', scope] as const,
     queryFn: ({ signal }) => getSetupProgress(scope, signal),

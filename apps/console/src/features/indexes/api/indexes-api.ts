@@ -11,21 +11,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** Every index query key, so a change invalidates exactly what it touched. */
-export const indexKeys = {
+const indexKeys = {
   all: ['indexes'] as const,
   lists: () => [...indexKeys.all, 'list'] as const,
   detail: (id: string) => [...indexKeys.all, 'detail', id] as const,
 };
 
 /** How often an index is asked for again while its chunks are still being embedded. */
-export const EMBEDDING_POLL_MS = 2000;
+const EMBEDDING_POLL_MS = 2000;
 /** The most indexes one page of the API holds; the console lists them in one go. */
 const ALL = { page: 1, page_size: 100 };
 
 const base = '/v1/indexes';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const indexesApi = {
+const indexesApi = {
   list: (signal?: AbortSignal) => api.get(base, { query: ALL, schema: IndexListSchema, signal }),
   get: (id: string, signal?: AbortSignal) => api.get(of(id), { schema: IndexSchema, signal }),
   create: (body: CreateIndexBody) => api.post(base, body, { schema: IndexSchema }),
@@ -35,7 +35,7 @@ export const indexesApi = {
 };
 
 /** Embedding is under way while the state is pending or embedding; the server changes it on its own. */
-export const isEmbedding = (index: Pick<Index, 'embedding'>) =>
+const isEmbedding = (index: Pick<Index, 'embedding'>) =>
   index.embedding.state === 'pending' || index.embedding.state === 'embedding';
 
 /** The organisation's indexes, asked for again every 2 s while any of them is still embedding. */

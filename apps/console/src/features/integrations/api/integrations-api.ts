@@ -13,7 +13,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export const integrationKeys = {
+const integrationKeys = {
   all: ['integrations'] as const,
   lists: () => [...integrationKeys.all, 'list'] as const,
   list: (query: IntegrationListQuery) => [...integrationKeys.lists(), query] as const,
@@ -24,7 +24,7 @@ export const integrationKeys = {
 const base = '/v1/integrations';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const integrationsApi = {
+const integrationsApi = {
   list: (query: IntegrationListQuery, signal?: AbortSignal) =>
     api.get(base, { query, schema: IntegrationListSchema, signal }),
   get: (id: string, signal?: AbortSignal) => api.get(of(id), { schema: IntegrationSchema, signal }),

@@ -16,7 +16,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../../lib/api-client';
 
 /** Every knowledge query key, so a change invalidates exactly what it touched. */
-export const knowledgeKeys = {
+const knowledgeKeys = {
   all: ['knowledge'] as const,
   lists: () => [...knowledgeKeys.all, 'list'] as const,
   detail: (id: string) => [...knowledgeKeys.all, 'detail', id] as const,
@@ -26,7 +26,7 @@ export const knowledgeKeys = {
 };
 
 /** How often the sources are asked for again while one of them is still being ingested. */
-export const SOURCE_POLL_MS = 2000;
+const SOURCE_POLL_MS = 2000;
 /** The most knowledge bases (or sources) one page of the API holds; the console lists them in one go. */
 const ALL = { page: 1, page_size: 100 };
 
@@ -34,7 +34,7 @@ const base = '/v1/knowledge';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 const sourceOf = (id: string, sourceId: string) => `${of(id)}/sources/${encodeURIComponent(sourceId)}`;
 
-export const knowledgeApi = {
+const knowledgeApi = {
   list: (signal?: AbortSignal) => api.get(base, { query: ALL, schema: KnowledgeBaseListSchema, signal }),
   get: (id: string, signal?: AbortSignal) => api.get(of(id), { schema: KnowledgeBaseSchema, signal }),
   create: (body: CreateKnowledgeBody) => api.post(base, body, { schema: KnowledgeBaseSchema }),
@@ -62,7 +62,7 @@ export const useKnowledgeBase = (id: string) =>
   useQuery({ queryKey: knowledgeKeys.detail(id), queryFn: ({ signal }) => knowledgeApi.get(id, signal) });
 
 /** A source is settled once it is ready or failed; until then its state changes on the server. */
-export const isSettled = (source: KnowledgeSource) => source.state === 'ready' || source.state === 'failed';
+const isSettled = (source: KnowledgeSource) => source.state === 'ready' || source.state === 'failed';
 
 /** The sources of a knowledge base, asked for again every 2 s while any of them is still being ingested. */
 export const useKnowledgeSources = (id: string) =>

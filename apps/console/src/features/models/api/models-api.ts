@@ -14,7 +14,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '../../../lib/api-client';
 
 /** Query keys of the model connections; invalidating `modelsKeys.all` refreshes the list. */
-export const modelsKeys = {
+const modelsKeys = {
   all: ['models'] as const,
   list: ['models', 'list'] as const,
   available: (kind: ModelKind | 'all') => ['models', 'available', kind] as const,
@@ -22,21 +22,21 @@ export const modelsKeys = {
 
 const modelPath = (id: string) => `/v1/models/${encodeURIComponent(id)}`;
 
-export const getModels = (signal?: AbortSignal): Promise<Model[]> =>
+const getModels = (signal?: AbortSignal): Promise<Model[]> =>
   api.get('/v1/models', { schema: ModelListSchema, signal }).then((list) => list.items);
 
-export const createModel = (body: CreateModelBody): Promise<Model> =>
+const createModel = (body: CreateModelBody): Promise<Model> =>
   api.post('/v1/models', body, { schema: ModelSchema });
 
-export const updateModel = (id: string, body: UpdateModelBody): Promise<Model> =>
+const updateModel = (id: string, body: UpdateModelBody): Promise<Model> =>
   api.patch(modelPath(id), body, { schema: ModelSchema });
 
-export const deleteModel = (id: string): Promise<void> => api.delete(modelPath(id));
+const deleteModel = (id: string): Promise<void> => api.delete(modelPath(id));
 
-export const testModel = (id: string): Promise<ModelTestResult> =>
+const testModel = (id: string): Promise<ModelTestResult> =>
   api.post(`${modelPath(id)}/test`, undefined, { schema: ModelTestResultSchema });
 
-export const getModelsQueryOptions = () =>
+const getModelsQueryOptions = () =>
   queryOptions({ queryKey: modelsKeys.list, queryFn: ({ signal }) => getModels(signal) });
 
 export const useModels = () => useQuery(getModelsQueryOptions());
@@ -67,7 +67,7 @@ export function useDeleteModel() {
 export const useTestModel = () => useMutation({ mutationFn: (id: string) => testModel(id) });
 
 /** The models shared with the caller's organisation (no key, no address), optionally of one kind. */
-export const getAvailableModels = (kind?: ModelKind, signal?: AbortSignal): Promise<AvailableModel[]> =>
+const getAvailableModels = (kind?: ModelKind, signal?: AbortSignal): Promise<AvailableModel[]> =>
   api
     .get('/v1/models/available', { query: { kind }, schema: AvailableModelListSchema, signal })
     .then((list) => list.items);

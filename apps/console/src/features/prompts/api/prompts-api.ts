@@ -12,7 +12,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { api } from '../../../lib/api-client';
 
 /** Every prompt query key, so a change invalidates exactly what it touched. */
-export const promptKeys = {
+const promptKeys = {
   all: ['prompts'] as const,
   lists: () => [...promptKeys.all, 'list'] as const,
   list: (query: PromptListQuery) => [...promptKeys.lists(), query] as const,
@@ -24,7 +24,7 @@ export const promptKeys = {
 const base = '/v1/prompts';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const promptsApi = {
+const promptsApi = {
   list: (query: PromptListQuery, signal?: AbortSignal) =>
     api.get(base, { query: { ...query, q: query.q || undefined }, schema: PromptListSchema, signal }),
   get: (id: string, signal?: AbortSignal) => api.get(of(id), { schema: PromptSchema, signal }),

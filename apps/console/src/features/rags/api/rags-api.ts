@@ -13,7 +13,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../../lib/api-client';
 
 /** Every RAG query key, so a change invalidates exactly what it touched. */
-export const ragKeys = {
+const ragKeys = {
   all: ['rags'] as const,
   lists: () => [...ragKeys.all, 'list'] as const,
   list: (query: RagListQuery) => [...ragKeys.lists(), query] as const,
@@ -28,7 +28,7 @@ const ALL = { page: 1, page_size: 100 };
 const base = '/v1/rags';
 const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const ragsApi = {
+const ragsApi = {
   list: (query: RagListQuery, signal?: AbortSignal) =>
     api.get(base, { query, schema: RagListSchema, signal }),
   get: (id: string, signal?: AbortSignal) => api.get(of(id), { schema: RagSchema, signal }),

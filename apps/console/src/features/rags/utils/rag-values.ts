@@ -1,7 +1,7 @@
 import { type CreateRagBody, type ErrorCode, RAG_DEFAULTS, type Rag } from '@omnibot/contracts';
 
 /** The answer languages offered besides `auto` (answer in the language of the question). */
-export const ANSWER_LANGUAGES = [
+const ANSWER_LANGUAGES = [
   'English',
   'German',
   'French',

@@ -6,7 +6,7 @@ import { createSubscription } from './create-subscription';
 import { updateSubscription } from './update-subscription';
 
 /** One assignment change as its account-service call. */
-export function applyChange(tenantId: string, change: AssignmentChange) {
+function applyChange(tenantId: string, change: AssignmentChange) {
   switch (change.kind) {
     case 'create':
       return createSubscription(tenantId, {
@@ -23,7 +23,7 @@ export function applyChange(tenantId: string, change: AssignmentChange) {
   }
 }
 
-export interface AssignmentOutcome {
+interface AssignmentOutcome {
   done: AssignmentChange[];
   failed: Array<{ change: AssignmentChange; error: unknown }>;
 }

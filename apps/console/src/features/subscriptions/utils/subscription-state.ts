@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_CATALOGUE, type FeatureCode, type Subscription } from '@omnibot/contracts';
 
 /** How a subscription stands today: what the console shows, and whether it counts as assigned. */
-export type SubscriptionState = 'current' | 'scheduled' | 'lapsed' | 'revoked';
+type SubscriptionState = 'current' | 'scheduled' | 'lapsed' | 'revoked';
 
 export function subscriptionState(subscription: Subscription, now = new Date()): SubscriptionState {
   if (subscription.status === 'revoked') return 'revoked';

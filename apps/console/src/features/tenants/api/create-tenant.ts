@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** POST /v1/Account(?tenant_id=parent): the child, its credential (secret in full, once) and subscriptions. */
-export const createTenant = (parentId: string, body: CreateAccountBody): Promise<AccountCreated> =>
+const createTenant = (parentId: string, body: CreateAccountBody): Promise<AccountCreated> =>
   accountApi.post(accountPath(), body, { query: { tenant_id: parentId }, schema: AccountCreatedSchema });
 
 export function useCreateTenant(parentId: string) {

@@ -35,7 +35,7 @@ export async function getTenantRecords(
   return tenantRecords(tenantType, single, list);
 }
 
-export const getTenantRecordsQueryOptions = (tenantId: string, tenantType: string) =>
+const getTenantRecordsQueryOptions = (tenantId: string, tenantType: string) =>
   queryOptions({
     queryKey: accountKeys.records(tenantId, tenantType),
     queryFn: ({ signal }) => getTenantRecords(tenantId, tenantType, signal),

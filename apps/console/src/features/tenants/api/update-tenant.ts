@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** PUT /v1/Account/{tenant_id}: the full object (name, address, info; is_active only from above). */
-export async function updateTenant(tenantId: string, body: UpdateAccountBody): Promise<Account> {
+async function updateTenant(tenantId: string, body: UpdateAccountBody): Promise<Account> {
   const result = await accountApi.put(accountPath(tenantId), body, { schema: AccountResultSchema });
   return result.account;
 }

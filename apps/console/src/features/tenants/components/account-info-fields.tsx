@@ -2,7 +2,7 @@ import { Grid, Select, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import type { FieldProps } from '../../../components/forms/address-fields';
 
-export type AccountInfoField = 'website' | 'email' | 'timezone' | 'domain' | 'work' | 'fax';
+type AccountInfoField = 'website' | 'email' | 'timezone' | 'domain' | 'work' | 'fax';
 
 function timeZones(current: string): string[] {
   const zones = Intl.supportedValuesOf('timeZone');

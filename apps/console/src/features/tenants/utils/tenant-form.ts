@@ -15,7 +15,7 @@ export const EMPTY_TENANT_FORM: TenantFormValues = {
   subscriptions: [],
 };
 
-export interface CodeOffer {
+interface CodeOffer {
   code: FeatureCode;
   name: string;
   description: string;

@@ -1,5 +1,5 @@
 /** What the tenant types mean to a reader: "1" the platform, "2" a partner, "3" a client. */
-export const TENANT_TYPE_LABELS: Record<string, string> = {
+const TENANT_TYPE_LABELS: Record<string, string> = {
   '1': 'Platform',
   '2': 'Partner',
   '3': 'Client',

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** POST /v1/Account/{tenant_id}/User: creates the user and mails them an invitation with a set-password link. */
-export function createUser(tenantId: string, body: CreateUserBody): Promise<Profile> {
+function createUser(tenantId: string, body: CreateUserBody): Promise<Profile> {
   return accountApi
     .post(accountPath(tenantId, 'User'), body, { schema: UserResultSchema })
     .then((result) => result.user);

@@ -4,7 +4,7 @@ import { accountKeys, getUser } from '../../../lib/account-api';
 import { api } from '../../../lib/api-client';
 
 /** The signed-in user's own profile: who is signed in (GET /v1/session), then their account-service record. */
-export async function getCurrentUser(signal?: AbortSignal): Promise<Profile> {
+async function getCurrentUser(signal?: AbortSignal): Promise<Profile> {
   const session = await api.get('/v1/session', { schema: SessionAnswerSchema, signal });
   if (!session) throw new Error('your session has ended. Sign in again.');
   const { user_id, tenant_id } = session;
@@ -13,7 +13,7 @@ export async function getCurrentUser(signal?: AbortSignal): Promise<Profile> {
   return profile;
 }
 
-export const getCurrentUserQueryOptions = () =>
+const getCurrentUserQueryOptions = () =>
   queryOptions({ queryKey: accountKeys.me(), queryFn: ({ signal }) => getCurrentUser(signal) });
 
 export const useCurrentUser = () => useQuery(getCurrentUserQueryOptions());

@@ -41,7 +41,7 @@ export async function getReachableTenants(
   return walk(tenantId, [], 1);
 }
 
-export const getReachableTenantsQueryOptions = (tenantId: string) =>
+const getReachableTenantsQueryOptions = (tenantId: string) =>
   queryOptions({
     queryKey: accountKeys.reachable(tenantId),
     queryFn: ({ signal }) => getReachableTenants(tenantId, signal),

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountApi, accountKeys, accountPath } from '../../../lib/account-api';
 
 /** PUT /v1/Account/{tenant_id}/User/{id}: fields left out stay as they are. */
-export function updateUser(tenantId: string, userId: string, body: UpdateUserBody): Promise<Profile> {
+function updateUser(tenantId: string, userId: string, body: UpdateUserBody): Promise<Profile> {
   return accountApi
     .put(accountPath(tenantId, 'User', userId), body, { schema: UserResultSchema })
     .then((result) => result.user);

@@ -1,6 +1,6 @@
 import { useReachableTenants } from '../api/get-reachable-tenants';
 
-export interface TargetTenant {
+interface TargetTenant {
   tenantId: string;
   name: string;
   type: string;

@@ -13,7 +13,6 @@ export const UserDetailsFormSchema = z.object({
   info: UserInfoInputSchema,
   address: AddressInputSchema,
 });
-export type UserDetailsForm = z.infer<typeof UserDetailsFormSchema>;
 
 export type UserInfoField = keyof z.infer<typeof UserInfoInputSchema>;
 export type AddressField = keyof z.infer<typeof AddressInputSchema>;

@@ -10,7 +10,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { UseFormReturnType } from '@mantine/form';
 import {
   isGeneratedDisclaimer,
   MASK_PATTERN_MAX,
@@ -24,11 +23,9 @@ import {
   presetOf,
   presetPattern,
   shownDisclaimer,
-  type WidgetConfig,
 } from '@omnibot/contracts';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-
-type Form = UseFormReturnType<WidgetConfig>;
+import type { ConfigForm } from './config-editor-context';
 
 const PATTERNS = 'masking.patterns';
 
@@ -37,7 +34,7 @@ const PATTERNS = 'masking.patterns';
  * regular expression), the tenant's own patterns, and the disclaimer that follows what is masked while it is the
  * generated one.
  */
-export function MaskingSection({ form }: { form: Form }) {
+export function MaskingSection({ form }: { form: ConfigForm }) {
   const values = form.getValues();
   const patterns = values.masking.patterns;
   const chosen = new Set(patterns.map((pattern) => presetOf(pattern)?.id));

@@ -2,13 +2,13 @@ import type { Bot } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../test/bot-fixture';
-import { defined } from '../../../test/defined';
-import { json, stubAuthApi } from '../../../test/fake-auth-api';
-import { fill } from '../../../test/fill';
-import { listOf } from '../../../test/rag-fixture';
-import { renderRoute } from '../../../test/render';
-import { BotConfigEditor } from './bot-config-editor';
+import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../../test/bot-fixture';
+import { defined } from '../../../../test/defined';
+import { json, stubAuthApi } from '../../../../test/fake-auth-api';
+import { fill } from '../../../../test/fill';
+import { listOf } from '../../../../test/rag-fixture';
+import { renderRoute } from '../../../../test/render';
+import { BotConfigEditor } from '../bot-config-editor';
 
 function stubBot(bot: Bot) {
   let current = bot;

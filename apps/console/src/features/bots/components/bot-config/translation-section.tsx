@@ -1,5 +1,4 @@
 import { Alert, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import type { UseFormReturnType } from '@mantine/form';
 import {
   CHAT_TRANSLATE_ENGINES,
   isMaskedSecret,
@@ -8,10 +7,9 @@ import {
 } from '@omnibot/contracts';
 import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import { type ChangeEvent, useState } from 'react';
-import { type KeyAction, StoredKeyField } from '../../../components/forms/stored-key-field';
-import { useChatModelOptions } from '../api/bots-api';
-
-type Form = UseFormReturnType<WidgetConfig>;
+import { type KeyAction, StoredKeyField } from '../../../../components/forms/stored-key-field';
+import { useChatModelOptions } from '../../api/bots-api';
+import type { ConfigForm } from './config-editor-context';
 
 const TRANSLATORS = [
   { value: 'builtin', label: 'A chat model' },
@@ -36,7 +34,7 @@ function missingTranslator(values: WidgetConfig): string | null {
  * until a translator is chosen, and says why. A stored LibreTranslate key is only ever sent to the address it was
  * entered for, so changing the address asks for the key again.
  */
-export function TranslationSection({ form }: { form: Form }) {
+export function TranslationSection({ form }: { form: ConfigForm }) {
   const values = form.getValues();
   const stored = form.getInitialValues().libretranslate;
   const models = useChatModelOptions();

@@ -1,0 +1,157 @@
+import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
+import { BOT_ENGINES, WIDGET_TEXT_MAX } from '@omnibot/contracts';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useSession } from '../../../../lib/session';
+import { useChatModelOptions, usePromptOptions, useRagOptions } from '../../api/bots-api';
+import { botPaths } from '../../utils/bot-paths';
+import type { ConfigForm } from './config-editor-context';
+import { FlagField } from './config-fields';
+
+/** The engines that answer today; a stored engine that does not yet is still shown under its name. */
+const ENGINE_OPTIONS = [
+  { value: 'builtin', label: 'Built-in: answers from a RAG of your knowledge' },
+  { value: 'openai', label: 'Chat model: a model from /model with a prompt, no retrieval' },
+];
+
+/** The options with the stored value added under `label` when none of them is it, so a select still shows it. */
+function withCurrent(options: { value: string; label: string }[], current: string | null, label: string) {
+  if (current === null || options.some((option) => option.value === current)) return options;
+  return [...options, { value: current, label }];
+}
+
+/**
+ * What answers the visitors: the engine, with its RAG or its chat model, prompt and limits, the fallback text and
+ * whether a live agent is offered. What the organisation lacks to answer (Omni RAG, a RAG, a chat model) is said.
+ */
+export function EnginesSection({ form }: { form: ConfigForm }) {
+  const session = useSession();
+  const hasOmnirag = session?.features.includes('omnirag') ?? false;
+  const engines = form.getValues().engines;
+  const isBuiltin = engines.botEngine === 'builtin';
+  const isOpenAi = engines.botEngine === 'openai';
+  const rags = useRagOptions(hasOmnirag);
+  const prompts = usePromptOptions();
+  const models = useChatModelOptions();
+  const engineOptions = withCurrent(
+    ENGINE_OPTIONS,
+    engines.botEngine,
+    `${engines.botEngine} (not available yet: answers with the fallback text)`,
+  );
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Bot engine"
+        description="What answers the visitors' questions."
+        data={engineOptions.filter((option) => (BOT_ENGINES as readonly string[]).includes(option.value))}
+        allowDeselect={false}
+        key={form.key('engines.botEngine')}
+        {...form.getInputProps('engines.botEngine')}
+      />
+      {isBuiltin && hasOmnirag && (
+        <Select
+          label="RAG"
+          description="The RAG whose knowledge the bot answers from."
+          placeholder={rags.isPending ? 'Loading RAGs…' : 'Choose a RAG'}
+          data={withCurrent(
+            (rags.data?.items ?? []).map((rag) => ({ value: rag.id, label: rag.name })),
+            engines.rag_id,
+            'No longer available',
+          )}
+          searchable
+          clearable
+          nothingFoundMessage="No RAG with that name"
+          key={form.key('engines.rag_id')}
+          {...form.getInputProps('engines.rag_id')}
+        />
+      )}
+      {isBuiltin && hasOmnirag && rags.data?.items.length === 0 && (
+        <Alert color="yellow" icon={<IconAlertCircle />} title="No RAG yet">
+          The built-in engine answers from a RAG.{' '}
+          <Anchor component={Link} to={botPaths.rags} inherit>
+            Create a RAG
+          </Anchor>{' '}
+          first.
+        </Alert>
+      )}
+      {isBuiltin && !hasOmnirag && (
+        <Alert color="yellow" icon={<IconAlertCircle />} title="Built-in answers need Omni RAG">
+          Your organisation has no Omni RAG subscription, so this bot answers with its fallback text. Choose
+          the chat model engine, or ask your administrator for Omni RAG.
+        </Alert>
+      )}
+      {isOpenAi && (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label="Chat model"
+              placeholder={models.isPending ? 'Loading models…' : 'Choose a chat model'}
+              data={withCurrent(
+                (models.data?.items ?? []).map((model) => ({
+                  value: model.id,
+                  label: `${model.name} (${model.model_name})`,
+                })),
+                engines.model_id,
+                'No longer available',
+              )}
+              searchable
+              clearable
+              key={form.key('engines.model_id')}
+              {...form.getInputProps('engines.model_id')}
+            />
+            <Select
+              label="Prompt"
+              description="Optional: without one a short default system prompt is used."
+              placeholder="Default prompt"
+              data={withCurrent(
+                (prompts.data?.items ?? []).map((prompt) => ({ value: prompt.id, label: prompt.name })),
+                engines.prompt_id,
+                'No longer available',
+              )}
+              searchable
+              clearable
+              key={form.key('engines.prompt_id')}
+              {...form.getInputProps('engines.prompt_id')}
+            />
+            <NumberInput
+              label="Max tokens"
+              allowDecimal={false}
+              min={1}
+              key={form.key('openai.max_tokens')}
+              {...form.getInputProps('openai.max_tokens')}
+            />
+            <NumberInput
+              label="Temperature"
+              decimalScale={2}
+              step={0.1}
+              min={0}
+              max={2}
+              key={form.key('openai.temperature')}
+              {...form.getInputProps('openai.temperature')}
+            />
+          </SimpleGrid>
+          {models.data?.items.length === 0 && (
+            <Alert color="yellow" icon={<IconAlertCircle />} title="No chat model offered">
+              Add a chat model under Models first; until then this bot answers with its fallback text.
+            </Alert>
+          )}
+        </>
+      )}
+      <Textarea
+        label="Fallback text"
+        description="Said when the engine has no answer."
+        rows={3}
+        resize="vertical"
+        maxLength={WIDGET_TEXT_MAX}
+        key={form.key('engines.fallbackText')}
+        {...form.getInputProps('engines.fallbackText')}
+      />
+      <FlagField
+        form={form}
+        path="engines.enableliveagent"
+        label="Offer a live agent"
+        description="Visitors see “Talk to an agent” when the bot has no answer."
+      />
+    </Stack>
+  );
+}
