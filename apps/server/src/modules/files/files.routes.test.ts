@@ -5,7 +5,6 @@ import { files } from '../../db/schema';
 import { TRAVERSAL_ATTEMPTS } from '../../storage/traversal-cases';
 import { createUrlSigner } from '../../storage/url-signer';
 import { pathOf, registerVerified, sessionCookie } from '../../test/app';
-import { S3_SKIP_NOTICE, S3_TEST } from '../../test/s3-storage';
 import {
   BACKENDS,
   basicCredential,
@@ -25,8 +24,6 @@ const PNG = Buffer.concat([
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n');
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)"></svg>');
 const HTML = Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>');
-
-if (!S3_TEST) console.warn(S3_SKIP_NOTICE);
 
 describe.each(BACKENDS)('files REST API on $name storage', (backend) => {
   let w: FilesWorld;

@@ -7,19 +7,18 @@ import { credentials, subscriptions, tenants, users } from '../../db/schema';
 import { hashCredentialSecret } from '../auth/credential-secrets';
 import { tenantPrefix } from '../../storage/path';
 import { createTestApp, registerVerified, sessionCookie, type TestApp } from '../../test/app';
-import { openS3TestDriver, s3TestEnv, S3_TEST } from '../../test/s3-storage';
+import { openS3TestDriver, s3TestEnv, startS3TestStore } from '../../test/s3-storage';
 import { defined } from '../../test/defined';
 
 export interface Backend {
   name: 'local' | 's3';
-  env: Record<string, string>;
 }
 
-/** The local file system always; the S3-compatible test store too when S3_TEST_ENDPOINT is set. */
-export const BACKENDS: Backend[] = [
-  { name: 'local', env: {} },
-  ...(S3_TEST ? [{ name: 's3' as const, env: s3TestEnv(S3_TEST) }] : []),
-];
+/**
+ * The local file system, and an S3-compatible store: a local S3 server started for each world (s3rver behind the
+ * front that adds ListParts and AbortMultipartUpload), or the one S3_TEST_ENDPOINT names.
+ */
+export const BACKENDS: Backend[] = [{ name: 'local' }, { name: 's3' }];
 
 export interface FilesWorld {
   t: TestApp;
@@ -47,7 +46,9 @@ export async function createFilesWorld(
 ): Promise<FilesWorld> {
   const root = await fs.mkdtemp(path.join(tmpdir(), 'omnibot-files-'));
   const dataDir = path.join(root, 'data');
-  const t = await createTestApp({ env: { DATA_DIR: dataDir, ...backend.env, ...env } });
+  const store = backend.name === 's3' ? await startS3TestStore() : null;
+  const backendEnv = store ? s3TestEnv(store.settings) : {};
+  const t = await createTestApp({ env: { DATA_DIR: dataDir, ...backendEnv, ...env } });
   worlds += 1;
   const suffix = `${process.pid}${worlds}${Math.floor(Math.random() * 1e6)}`;
   const tenantA = `files-a-${suffix}`;
@@ -81,7 +82,7 @@ export async function createFilesWorld(
   const bobPassword = await registerVerified(t, `bob@b${suffix}.test`);
   const alice = await sessionCookie(t, `alice@a${suffix}.test`, alicePassword);
   const bob = await sessionCookie(t, `bob@b${suffix}.test`, bobPassword);
-  const s3 = backend.name === 's3' && S3_TEST ? await openS3TestDriver(S3_TEST) : null;
+  const s3 = store ? await openS3TestDriver(store.settings) : null;
 
   return {
     t,
@@ -113,6 +114,7 @@ export async function createFilesWorld(
         s3.close();
       }
       await t.close();
+      await store?.close();
       await fs.rm(root, { recursive: true, force: true });
     },
   };
