@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AnswerSourceSchema, AnswerTimingsSchema, QUESTION_MAX } from './rags';
 import { safeString } from './text';
-import { VISITOR_TEXT_MAX } from './widget-api';
+import { VISITOR_TEXT_MAX } from './widget-protocol';
 
 /** The longest message staff may send a bot in the console; longer is refused with 413 `bot/text-too-long`. */
 export const BOT_CHAT_TEXT_MAX = VISITOR_TEXT_MAX;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { safeString } from './text';
-import { LANGUAGE_CODE } from './widget-config';
+import { languageCodeSchema } from './widget-config';
+import { VISITOR_TEXT_MAX } from './widget-protocol';
 
-/** The longest text a visitor may send, have translated or have read aloud; longer is refused with 413. */
-export const VISITOR_TEXT_MAX = 4000;
 export const FEEDBACK_COMMENT_MAX = 1000;
 /** A signed conversation token is well under this; anything longer is not one of ours. */
 export const CONVERSATION_TOKEN_MAX = 512;
@@ -12,10 +11,6 @@ export const CONVERSATION_TOKEN_MAX = 512;
 const HOST_ORIGIN_MAX = 300;
 
 const botId = () => z.uuid('Unknown bot');
-const languageCode = () =>
-  safeString()
-    .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.');
 const conversationToken = () =>
   z
     .string('The conversation token is a string.')
@@ -43,7 +38,7 @@ export const IntentBodySchema = z.strictObject({
   conversationToken: conversationToken().optional(),
   text: visitorText(),
   /** The visitor's language; the bot's default language when left out. */
-  language: languageCode().optional(),
+  language: languageCodeSchema().optional(),
   /**
    * The page the widget's frame is embedded in, as its loader saw it. The server records it for the conversation only
    * when the bot allows that origin; the frame's own requests carry the server's origin.
@@ -114,7 +109,7 @@ export const LanguageBodySchema = z.strictObject({
   botId: botId(),
   conversationToken: conversationToken().optional(),
   text: visitorText(),
-  target: languageCode().optional(),
+  target: languageCodeSchema().optional(),
 });
 export type LanguageBody = z.input<typeof LanguageBodySchema>;
 
@@ -132,7 +127,7 @@ export const TtsBodySchema = z.strictObject({
   botId: botId(),
   conversationToken: conversationToken().optional(),
   text: visitorText(),
-  language: languageCode().optional(),
+  language: languageCodeSchema().optional(),
 });
 export type TtsBody = z.input<typeof TtsBodySchema>;
 
@@ -169,4 +164,4 @@ export const WidgetTextsReplySchema = z.object({
 export type WidgetTextsReply = z.infer<typeof WidgetTextsReplySchema>;
 
 /** The language a visitor reads the widget in. */
-export const WidgetTextsQuerySchema = z.strictObject({ language: languageCode() });
+export const WidgetTextsQuerySchema = z.strictObject({ language: languageCodeSchema() });

@@ -7,6 +7,7 @@ import {
   MaskPatternSchema,
   maskingDisclaimer,
 } from './masks';
+import { LANGUAGE_CODE, LANGUAGE_CODE_MAX } from './language-code';
 import { isSameSecretEndpoint } from './secret-endpoint';
 import { safeString } from './text';
 
@@ -102,12 +103,12 @@ const fontSize = (fallback: string) =>
     }, 'A font size is a whole number of pixels from 8px to 48px, for example 15px.')
     .default(fallback);
 
-export const LANGUAGE_CODE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
-const language = (fallback: string) =>
+/** A language code field: the rule of isLanguageCode, with a message for each way a value breaks it. */
+export const languageCodeSchema = () =>
   safeString()
-    .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.')
-    .default(fallback);
+    .max(LANGUAGE_CODE_MAX, `A language code has at most ${String(LANGUAGE_CODE_MAX)} characters.`)
+    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.');
+const language = (fallback: string) => languageCodeSchema().default(fallback);
 
 const boundedNumber = (min: number, max: number, label: string, fallback: number) =>
   z

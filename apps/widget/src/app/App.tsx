@@ -1,6 +1,10 @@
-import type { PublicWidgetConfig } from '@omnibot/contracts';
+import {
+  PROTOCOL_SOURCE,
+  parseHostMessage,
+  parsePreviewMessage,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
 import { useEffect, useState } from 'react';
-import { PROTOCOL_SOURCE, parseHostMessage, parsePreviewMessage } from '../protocol';
 import { fetchConfig } from './api';
 import { TranslatedChat } from './translated-texts';
 

@@ -1,12 +1,16 @@
-import { maskText, type FeedbackRating, type IntentReply, type PublicWidgetConfig } from '@omnibot/contracts';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   EVENT_TEXT_MAX,
-  MESSAGE_TEXT_MAX,
   PROTOCOL_SOURCE,
+  VISITOR_TEXT_MAX,
+  isLanguageCode,
+  maskText,
   parseHostMessage,
+  type FeedbackRating,
   type FrameToHostMessage,
-} from '../protocol';
+  type IntentReply,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, describeSendError, fetchSpeech, postFeedback, postIntent } from './api';
 import type { ChatMessage } from './chat-types';
 import { Markdown } from './markdown';
@@ -53,7 +57,6 @@ const LANGUAGE_CHOICES = [
   'ko',
   'zh',
 ];
-const LANGUAGE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -172,7 +175,7 @@ export function Chat({
   const speak = useCallback(
     (text: string) => {
       if (!behaviour.speaker_enabled || mutedRef.current) return;
-      const words = spokenText(text).slice(0, MESSAGE_TEXT_MAX);
+      const words = spokenText(text).slice(0, VISITOR_TEXT_MAX);
       if (words === '') return;
       if (
         behaviour.voice === 'native' ||
@@ -292,7 +295,7 @@ export function Chat({
           ),
         ...answers,
       ]);
-      if (translating && LANGUAGE.test(reply.language)) setLanguage(reply.language);
+      if (translating && isLanguageCode(reply.language)) setLanguage(reply.language);
       announce(answers);
     } catch (error) {
       setMessages((list) =>
@@ -381,7 +384,7 @@ export function Chat({
         .join(' ')
         .trim();
       if (heard !== '')
-        setDraft((text) => (text === '' ? heard : `${text} ${heard}`).slice(0, MESSAGE_TEXT_MAX));
+        setDraft((text) => (text === '' ? heard : `${text} ${heard}`).slice(0, VISITOR_TEXT_MAX));
     };
     listener.onend = () => {
       setListening(false);
@@ -640,7 +643,7 @@ export function Chat({
           aria-label={titles.inputTitle}
           placeholder={titles.inputTitle}
           title={titles.inputTitle}
-          maxLength={MESSAGE_TEXT_MAX}
+          maxLength={VISITOR_TEXT_MAX}
           autoComplete="off"
         />
         {behaviour.microphone_enabled && (

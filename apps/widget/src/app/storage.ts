@@ -1,5 +1,4 @@
-import type { IntentSource } from '@omnibot/contracts';
-import { SAVED_CHAT_MAX, storageWarning } from '../protocol';
+import { SAVED_CHAT_MAX, storageWarning, type IntentSource } from '@omnibot/contracts';
 import type { ChatMessage } from './chat-types';
 
 /**

@@ -1,5 +1,10 @@
-import type { PublicWidgetConfig } from '@omnibot/contracts';
-import { PROTOCOL_SOURCE, parseFrameMessage, storageWarning, type HostToFrameMessage } from '../protocol';
+import {
+  PROTOCOL_SOURCE,
+  parseFrameMessage,
+  storageWarning,
+  type HostToFrameMessage,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
 import type { LoaderBoot } from './boot';
 
 /** Below this viewport width the chat window covers the whole screen. */
