@@ -24,3 +24,4 @@ export * from './integrations';
 export * from './widget-texts';
 export * from './language-code';
 export * from './links';
+export * from './sse';

@@ -1,13 +1,13 @@
-import type {
-  FeedbackBody,
-  IntentBody,
-  IntentMessage,
-  IntentReply,
-  IntentSource,
-  PublicWidgetConfig,
-  TtsBody,
+import {
+  createSseParser,
+  type FeedbackBody,
+  type IntentBody,
+  type IntentMessage,
+  type IntentReply,
+  type IntentSource,
+  type PublicWidgetConfig,
+  type TtsBody,
 } from '@omnibot/contracts';
-import { createSseParser } from './sse';
 
 /** A refused or failed call: the HTTP status (0 when the server was unreachable) and the server's code. */
 export class ApiError extends Error {
