@@ -12,6 +12,13 @@ export function safeHref(raw: string): string | null {
   return (SAFE_LINK_PROTOCOLS as readonly string[]).includes(url.protocol) ? url.href : null;
 }
 
+/** An image URL from the configuration when it is http(s); anything else draws no image. */
+export function safeImage(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const { protocol, href } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:' ? href : null;
+}
+
 // Inline code, bold, italic, [text](url), bare http(s) URLs and citations [n], in that order of precedence.
 const INLINE =
   /`([^`\n]+)`|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s](?:[^*]*[^*\s])?)\*|\b_([^_\s](?:[^_]*[^_\s])?)_\b|\[([^\]\n]+)\]\(\s*<?([^\s<>()]+)>?\s*\)|(https?:\/\/[^\s<>"]*[^\s<>".,:;'!?)\]])|\[(\d{1,3})\]/g;

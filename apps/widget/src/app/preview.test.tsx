@@ -7,7 +7,7 @@ import {
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
-import { PREVIEW_NOTE } from './chat';
+import { PREVIEW_NOTE } from './use-answer-stream';
 
 afterEach(cleanup);
 
