@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { fetchConfig } from './api';
 import { TranslatedChat } from './translated-texts';
 
-export interface AppProps {
+interface AppProps {
   /** The server the config and answers come from (the iframe's own origin in production). */
   apiBase: string;
   botId: string;

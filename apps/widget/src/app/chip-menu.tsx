@@ -1,5 +1,5 @@
 /** A choice of the menus and suggestions: its label, and the text it sends. */
-export interface Chip {
+interface Chip {
   label: string;
   text: string;
 }

@@ -18,7 +18,7 @@ export function useHostPost(hostOrigin: string | null): (message: FrameToHostMes
 }
 
 /** What the chat does with the host page's messages. */
-export interface HostHandlers {
+interface HostHandlers {
   onSend: (text: string) => void;
   onSetLanguage: (language: string) => void;
   /** The window was opened; any other message of the host page's is taken as this too. */

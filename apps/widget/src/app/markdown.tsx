@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** Link schemes a bot message may use; any other link is shown as its text only. */
-export const SAFE_LINK_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'] as const;
+const SAFE_LINK_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'] as const;
 
 const INLINE_DEPTH_MAX = 4;
 
@@ -70,7 +70,7 @@ const HEADING = /^\s{0,3}#{1,6}\s+(.*)$/;
 const FENCE = /^\s*```/;
 
 /** Splits Markdown text into paragraphs, lists and fenced code blocks. */
-export function blocksOf(text: string): Block[] {
+function blocksOf(text: string): Block[] {
   const blocks: Block[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let index = 0;

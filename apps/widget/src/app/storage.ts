@@ -5,7 +5,7 @@ import type { ChatMessage } from './chat-types';
  * What survives a page load when the bot keeps conversations: in the host page's sessionStorage through the loader,
  * or in the frame's own when it is opened on its own.
  */
-export interface SavedChat {
+interface SavedChat {
   conversationToken?: string;
   language?: string;
   messages: ChatMessage[];
