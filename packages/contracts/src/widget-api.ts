@@ -3,9 +3,9 @@ import { safeString } from './text';
 import { languageCodeSchema } from './widget-config';
 import { VISITOR_TEXT_MAX } from './widget-protocol';
 
-export const FEEDBACK_COMMENT_MAX = 1000;
+const FEEDBACK_COMMENT_MAX = 1000;
 /** A signed conversation token is well under this; anything longer is not one of ours. */
-export const CONVERSATION_TOKEN_MAX = 512;
+const CONVERSATION_TOKEN_MAX = 512;
 
 /** An origin longer than this is not one a browser names. */
 const HOST_ORIGIN_MAX = 300;
@@ -52,7 +52,7 @@ export const IntentBodySchema = z.strictObject({
 export type IntentBody = z.input<typeof IntentBodySchema>;
 
 /** A source a bot answer cites: what the widget shows as a link. */
-export const IntentSourceSchema = z.object({
+const IntentSourceSchema = z.object({
   n: z.number().int(),
   title: z.string(),
   url: z.string().nullable(),
@@ -60,7 +60,7 @@ export const IntentSourceSchema = z.object({
 export type IntentSource = z.infer<typeof IntentSourceSchema>;
 
 /** A bot message as the widget receives it; `id` is what feedback refers to. */
-export const IntentMessageSchema = z.object({
+const IntentMessageSchema = z.object({
   id: z.string(),
   text: z.string(),
 });
@@ -86,8 +86,7 @@ export type IntentReply = z.infer<typeof IntentReplySchema>;
  * ({text}) as the answer is made, `reset` ({}) when what was streamed must be discarded (the answer fell back),
  * then `reply` (an IntentReply) once, or `error` ({code, message}) instead.
  */
-export const INTENT_STREAM_EVENTS = ['conversation', 'delta', 'reset', 'reply', 'error'] as const;
-export type IntentStreamEvent = (typeof INTENT_STREAM_EVENTS)[number];
+export type IntentStreamEvent = 'conversation' | 'delta' | 'reset' | 'reply' | 'error';
 
 export const FEEDBACK_RATINGS = ['button1', 'button2', 'button3'] as const;
 export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
@@ -111,7 +110,6 @@ export const LanguageBodySchema = z.strictObject({
   text: visitorText(),
   target: languageCodeSchema().optional(),
 });
-export type LanguageBody = z.input<typeof LanguageBodySchema>;
 
 export const LanguageReplySchema = z.object({
   /** The detected language of `text`. */
@@ -120,7 +118,6 @@ export const LanguageReplySchema = z.object({
   text: z.string(),
   target: z.string().nullable(),
 });
-export type LanguageReply = z.infer<typeof LanguageReplySchema>;
 
 /** Audio (audio/mpeg) of a text read aloud in the bot's server voice. */
 export const TtsBodySchema = z.strictObject({
@@ -132,7 +129,7 @@ export const TtsBodySchema = z.strictObject({
 export type TtsBody = z.input<typeof TtsBodySchema>;
 
 const texts = z.array(z.string());
-export const WidgetTextsSchema = z.object({
+const WidgetTextsSchema = z.object({
   description: z.string(),
   welcomeText: z.string(),
   welcomeMenu: texts,

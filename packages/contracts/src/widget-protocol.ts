@@ -21,7 +21,7 @@ export const storageWarning = (reason: string) =>
 /** The longest saved conversation (JSON text) the frame hands the loader to keep across page loads. */
 export const SAVED_CHAT_MAX = 1_000_000;
 
-export type LanguageCode = PublicWidgetConfig['language']['default_language'];
+type LanguageCode = PublicWidgetConfig['language']['default_language'];
 
 /** What the loader (host page) tells the chat iframe. */
 export type HostToFrameMessage =
@@ -34,7 +34,7 @@ export type HostToFrameMessage =
    */
   | { source: typeof PROTOCOL_SOURCE; type: 'init'; config: PublicWidgetConfig; chat: string | null };
 
-export type ChatRole = 'user' | 'bot';
+type ChatRole = 'user' | 'bot';
 
 /** What the chat iframe tells the loader (host page). */
 export type FrameToHostMessage =
@@ -122,7 +122,7 @@ export function parseFrameMessage(data: unknown): FrameToHostMessage | null {
 }
 
 /** What the console's live preview posts to a widget opened with `?preview=1`. */
-export interface PreviewConfigMessage {
+interface PreviewConfigMessage {
   source: typeof PROTOCOL_SOURCE;
   type: 'previewConfig';
   config: PublicWidgetConfig;
