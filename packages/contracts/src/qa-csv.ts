@@ -13,7 +13,7 @@ interface QaCsvProblem {
   message: string;
 }
 
-interface QaCsvResult {
+export interface QaCsvResult {
   pairs: QaCsvPair[];
   problems: QaCsvProblem[];
 }
