@@ -7,7 +7,7 @@ export const APP_ID_HEADER = 'x-app-id';
 /** The console's application identifier, a fixed header on every account-service call. */
 export const CONSOLE_APP_ID = 'omnibot-console';
 
-export const AddressSchema = z.object({
+const AddressSchema = z.object({
   street: z.string().max(200).optional(),
   city: z.string().max(100).optional(),
   state: z.string().max(100).optional(),
@@ -16,7 +16,7 @@ export const AddressSchema = z.object({
 });
 export type Address = z.infer<typeof AddressSchema>;
 
-export const AccountInfoSchema = z.object({
+const AccountInfoSchema = z.object({
   website: z.string().max(300).optional(),
   email: z.string().max(254).optional(),
   timezone: z.string().max(64).optional(),
@@ -25,7 +25,7 @@ export const AccountInfoSchema = z.object({
   fax: z.string().max(40).optional(),
 });
 
-export const AccountSchema = z.object({
+const AccountSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   parent_tenant_id: z.string().nullable(),
@@ -42,12 +42,12 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>;
 
 /** Account-service "not found" item: a list whose first item carries a code. */
-export const CodeItemSchema = z.object({ code: z.number().int(), message: z.string() });
-export type CodeItem = z.infer<typeof CodeItemSchema>;
+const CodeItemSchema = z.object({ code: z.number().int(), message: z.string() });
+type CodeItem = z.infer<typeof CodeItemSchema>;
 
 export const AccountLookupSchema = z.array(z.union([AccountSchema, CodeItemSchema]));
 
-export const UserInfoSchema = z.object({
+const UserInfoSchema = z.object({
   firstname: z.string().max(100).optional(),
   middlename: z.string().max(100).optional(),
   lastname: z.string().max(100).optional(),
@@ -60,7 +60,7 @@ export const UserInfoSchema = z.object({
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
-export const ProfileSchema = z.object({
+const ProfileSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   is_active: z.boolean(),
@@ -86,7 +86,7 @@ export const CredentialStatusSchema = z.union([
 ]);
 export type CredentialStatus = z.infer<typeof CredentialStatusSchema>;
 
-export const SubscriptionSchema = z.object({
+const SubscriptionSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   info: z.object({ code: z.string(), name: z.string(), description: z.string().optional() }),
@@ -107,14 +107,6 @@ export type SubscriptionList = z.infer<typeof SubscriptionListSchema>;
 /** True when the response item means "not found" (the first item carries a code). */
 export function isCodeItem(item: unknown): item is CodeItem {
   return typeof item === 'object' && item !== null && 'code' in item;
-}
-
-/** A subscription check is true if any stored subscription has the requested code. */
-export function hasSubscription(
-  subscriptions: ReadonlyArray<{ info: { code: string } }>,
-  code: string,
-): boolean {
-  return subscriptions.some((item) => item.info.code === code);
 }
 
 // ---- The account service's writes and lists ----
@@ -149,7 +141,7 @@ const ACCOUNT_ECHOED = echoed(
 const optionalText = (max: number) => safeString().trim().max(max).optional();
 
 /** A domain name such as `example.com` (lower-cased); an empty string clears it. */
-export const DomainSchema = z
+const DomainSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -226,7 +218,7 @@ export const NoQuerySchema = z.object({}).strict();
 
 export const UserLookupQuerySchema = z.object({ type: z.enum(['email', 'user_id']) }).strict();
 
-export const NotFoundCodeSchema = z.object({ code: z.literal(404), message: z.string() });
+const NotFoundCodeSchema = z.object({ code: z.literal(404), message: z.string() });
 
 /** A tenant's children: `{ code: 200, items }`, or `{ code: 404 }` when there are none or none visible. */
 export const AccountListSchema = z.union([
@@ -254,13 +246,12 @@ export const AccountCreatedSchema = z.object({
 export type AccountCreated = z.infer<typeof AccountCreatedSchema>;
 
 export const AccountResultSchema = z.object({ code: z.literal(200), account: AccountSchema });
-export type AccountResult = z.infer<typeof AccountResultSchema>;
 
 /** Credential calls (create, reset, key, secret) take no body: nothing (Fastify makes it null), or `{}`. */
 export const EmptyBodySchema = z.object({}).strict().nullish();
 
-export const SUBSCRIPTION_STATUSES = ['active', 'revoked'] as const;
-export const SubscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
+const SUBSCRIPTION_STATUSES = ['active', 'revoked'] as const;
+const SubscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 const DateTimeSchema = z.iso.datetime({ offset: true });
 
 const SUBSCRIPTION_ECHOED = echoed(
@@ -303,13 +294,11 @@ export const SubscriptionResultSchema = z.object({
   code: z.union([z.literal(200), z.literal(201)]),
   subscription: SubscriptionSchema,
 });
-export type SubscriptionResult = z.infer<typeof SubscriptionResultSchema>;
 
 export const SubscriptionLookupSchema = z.union([
   z.object({ code: z.literal(200), subscription: SubscriptionSchema }),
   NotFoundCodeSchema,
 ]);
-export type SubscriptionLookup = z.infer<typeof SubscriptionLookupSchema>;
 
 const USER_ECHOED = echoed(
   'id',
@@ -370,7 +359,6 @@ export const UserResultSchema = z.object({
   code: z.union([z.literal(200), z.literal(201)]),
   user: ProfileSchema,
 });
-export type UserResult = z.infer<typeof UserResultSchema>;
 
 export const USER_SORT_FIELDS = ['email', 'created_at', 'role'] as const;
 

@@ -78,7 +78,7 @@ export function emailDomain(email: string): string {
 }
 
 /** The signed-in user and their tenant, as GET /v1/session answers it. */
-export const SessionUserSchema = z.object({
+const SessionUserSchema = z.object({
   user_id: z.string(),
   email: z.string(),
   name: z.string(),
@@ -93,4 +93,3 @@ export type SessionUser = z.infer<typeof SessionUserSchema>;
  * error, so a signed-out visit answers 200 and leaves nothing in the browser's console.
  */
 export const SessionAnswerSchema = SessionUserSchema.nullable();
-export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;

@@ -20,10 +20,10 @@ export const BOT_TEMPLATE_GROUPS = [
   'launcher',
   'window',
 ] as const;
-export type BotTemplateGroup = (typeof BOT_TEMPLATE_GROUPS)[number];
+type BotTemplateGroup = (typeof BOT_TEMPLATE_GROUPS)[number];
 
 /** A template's configuration: the appearance and texts of a bot, each group with its widget defaults. */
-export const BotTemplateConfigSchema = WidgetConfigSchema.pick({
+const BotTemplateConfigSchema = WidgetConfigSchema.pick({
   identity: true,
   welcome: true,
   appearance: true,
@@ -70,7 +70,6 @@ export type UpdateBotTemplateBody = z.input<typeof UpdateBotTemplateBodySchema>;
 
 /** A new bot made from a template: the template's groups over the default configuration. */
 export const CreateBotFromTemplateBodySchema = z.strictObject({ name: BotNameSchema });
-export type CreateBotFromTemplateBody = z.input<typeof CreateBotFromTemplateBodySchema>;
 
 export const BotTemplateIdParamsSchema = z.object({ id: z.uuid('Unknown template id') });
 
@@ -89,4 +88,3 @@ export type BotTemplate = z.infer<typeof BotTemplateSchema>;
 
 /** The organisation's templates, by name. */
 export const BotTemplateListSchema = z.object({ items: z.array(BotTemplateSchema) });
-export type BotTemplateList = z.infer<typeof BotTemplateListSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AnswerSourceSchema, AnswerTimingsSchema, QUESTION_MAX } from './rags';
 import { safeString } from './text';
-import { VISITOR_TEXT_MAX } from './widget-api';
+import { VISITOR_TEXT_MAX } from './widget-protocol';
 
 /** The longest message staff may send a bot in the console; longer is refused with 413 `bot/text-too-long`. */
 export const BOT_CHAT_TEXT_MAX = VISITOR_TEXT_MAX;
@@ -9,7 +9,7 @@ export const BOT_CHAT_TEXT_MAX = VISITOR_TEXT_MAX;
 export const BOT_CHAT_HISTORY_MAX = 20;
 /** Test cases one bot may hold. */
 export const BOT_TEST_CASES_MAX = 200;
-export const BOT_TEST_EXPECTED_TEXT_MAX = 2000;
+const BOT_TEST_EXPECTED_TEXT_MAX = 2000;
 /** Characters of a retrieved chunk shown in a trace. */
 export const TRACE_EXCERPT_MAX = 400;
 
@@ -25,7 +25,7 @@ const chatText = (label: string) =>
       `${label} is longer than ${BOT_CHAT_TEXT_MAX} characters.`,
     );
 
-export const BotChatTurnSchema = z.strictObject({
+const BotChatTurnSchema = z.strictObject({
   role: z.enum(['user', 'assistant'], 'A history turn is from the user or the assistant'),
   text: chatText('A history turn'),
 });
@@ -42,7 +42,7 @@ export const BotChatBodySchema = z.strictObject({
 export type BotChatBody = z.input<typeof BotChatBodySchema>;
 
 /** A chunk retrieval found for an answer: where it is, its score, whether the answer cites it, and its text. */
-export const TraceChunkSchema = z.object({
+const TraceChunkSchema = z.object({
   chunk_id: z.string(),
   source_id: z.string(),
   title: z.string(),
@@ -57,7 +57,7 @@ export const TraceChunkSchema = z.object({
 export type TraceChunk = z.infer<typeof TraceChunkSchema>;
 
 /** How a bot answer was made. `timings` and `chunks` come from the stored RAG answer (builtin engine only). */
-export const BotChatTraceSchema = z.object({
+const BotChatTraceSchema = z.object({
   engine: z.enum(['builtin', 'openai', 'fallback']),
   /** Why the engine could not answer normally, in plain words; null when it did. */
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
@@ -68,7 +68,6 @@ export const BotChatTraceSchema = z.object({
   /** Retrieval and generation of the RAG answer; only `total_ms` for other engines (the others 0). */
   timings: AnswerTimingsSchema,
 });
-export type BotChatTrace = z.infer<typeof BotChatTraceSchema>;
 
 export const BotChatReplySchema = z.object({
   messages: z.array(z.object({ type: z.literal('text'), text: z.string() })),
@@ -140,10 +139,9 @@ export type BotTestCase = z.infer<typeof BotTestCaseSchema>;
 
 /** A bot's test cases, oldest first (at most BOT_TEST_CASES_MAX). */
 export const BotTestCaseListSchema = z.object({ items: z.array(BotTestCaseSchema) });
-export type BotTestCaseList = z.infer<typeof BotTestCaseListSchema>;
 
 /** A knowledge source a test case may expect: one of the sources of the bot's RAG's knowledge bases. */
-export const BotTestSourceSchema = z.object({
+const BotTestSourceSchema = z.object({
   id: z.string(),
   title: z.string(),
   type: z.string(),
@@ -152,13 +150,12 @@ export const BotTestSourceSchema = z.object({
 });
 export type BotTestSource = z.infer<typeof BotTestSourceSchema>;
 export const BotTestSourceListSchema = z.object({ items: z.array(BotTestSourceSchema) });
-export type BotTestSourceList = z.infer<typeof BotTestSourceListSchema>;
 
-export const BOT_TEST_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+const BOT_TEST_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type BotTestRunStatus = (typeof BOT_TEST_RUN_STATUSES)[number];
 
 /** The outcome of one case in a run: the bot's answer, whether it passed, and why (in plain words). */
-export const BotTestResultSchema = z.object({
+const BotTestResultSchema = z.object({
   case_id: z.string(),
   question: z.string(),
   expected_text: z.string().nullable(),
@@ -190,5 +187,4 @@ export type BotTestRun = z.infer<typeof BotTestRunSchema>;
 
 /** A bot's runs, newest first (the last 50). */
 export const BotTestRunListSchema = z.object({ items: z.array(BotTestRunSchema) });
-export type BotTestRunList = z.infer<typeof BotTestRunListSchema>;
 export const BOT_TEST_RUNS_LISTED = 50;

@@ -15,7 +15,7 @@ const configGroup = z.record(z.string(), z.unknown(), 'A configuration group is 
  * A configuration change: each group given is merged field by field over the stored configuration (lists are
  * replaced whole), and the result must be a valid WidgetConfig. A secret sent back masked keeps the stored one.
  */
-export const WidgetConfigPatchSchema = z.strictObject(
+const WidgetConfigPatchSchema = z.strictObject(
   Object.fromEntries(Object.keys(WidgetConfigSchema.shape).map((key) => [key, configGroup.optional()])) as {
     [K in keyof typeof WidgetConfigSchema.shape]: z.ZodOptional<typeof configGroup>;
   },
@@ -75,7 +75,7 @@ export type BotList = z.infer<typeof BotListSchema>;
 export const WidgetBotParamsSchema = z.object({ botId: z.string() });
 
 /** An origin (scheme://host[:port]) a bot's widget was loaded from, with when and how often. */
-export const BotOriginSchema = z.object({
+const BotOriginSchema = z.object({
   origin: z.string(),
   first_seen: z.string(),
   last_seen: z.string(),
@@ -95,8 +95,6 @@ export const BotImageBodySchema = z.strictObject({
     .min(1, 'The path is required')
     .max(1024, 'The path is too long'),
 });
-export type BotImageBody = z.input<typeof BotImageBodySchema>;
 
 /** The permanent address a bot's widget reads that file at (served while the bot is and the file exists). */
 export const BotImageSchema = z.object({ url: z.string() });
-export type BotImage = z.infer<typeof BotImageSchema>;

@@ -4,7 +4,7 @@ import { FEEDBACK_RATINGS } from './widget-api';
 
 /** The periods the dashboard offers; the API accepts any whole number of days from 1 to BOT_STATS_DAYS_MAX. */
 export const BOT_STATS_PERIODS = [7, 30, 90] as const;
-export const BOT_STATS_DAYS_MAX = 90;
+const BOT_STATS_DAYS_MAX = 90;
 /** The longest text the conversation log searches for. */
 export const CONVERSATION_SEARCH_MAX = 200;
 /** How much of a conversation's first visitor message the log shows. */
@@ -34,7 +34,7 @@ export const BotStatsQuerySchema = z.strictObject({
 export type BotStatsQuery = z.infer<typeof BotStatsQuerySchema>;
 
 /** How many bot messages were rated with each feedback button. */
-export const FeedbackCountsSchema = z.object({
+const FeedbackCountsSchema = z.object({
   button1: z.number().int(),
   button2: z.number().int(),
   button3: z.number().int(),
@@ -42,7 +42,7 @@ export const FeedbackCountsSchema = z.object({
 export type FeedbackCounts = z.infer<typeof FeedbackCountsSchema>;
 
 /** The texts of the bot's feedback buttons, as the visitor saw them. */
-export const FeedbackLabelsSchema = z.object({
+const FeedbackLabelsSchema = z.object({
   button1: z.string(),
   button2: z.string(),
   button3: z.string(),
@@ -62,15 +62,13 @@ const countsShape = {
   feedback: FeedbackCountsSchema,
 };
 
-export const BotStatsDaySchema = z.object({
+const BotStatsDaySchema = z.object({
   /** The UTC day, YYYY-MM-DD. */
   day: z.string(),
   ...countsShape,
 });
-export type BotStatsDay = z.infer<typeof BotStatsDaySchema>;
 
-export const BotStatsTotalsSchema = z.object(countsShape);
-export type BotStatsTotals = z.infer<typeof BotStatsTotalsSchema>;
+const BotStatsTotalsSchema = z.object(countsShape);
 
 /** A bot's activity per UTC day over the last `days` days (today included), every day present, oldest first. */
 export const BotStatsSchema = z.object({
@@ -106,7 +104,7 @@ export const ConversationListQuerySchema = z
   });
 export type ConversationListQuery = z.infer<typeof ConversationListQuerySchema>;
 
-export const ConversationSummarySchema = z.object({
+const ConversationSummarySchema = z.object({
   id: z.string(),
   bot_id: z.string(),
   /** The host page the widget ran on. */
@@ -128,37 +126,33 @@ export const ConversationListSchema = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export type ConversationList = z.infer<typeof ConversationListSchema>;
 
 export const ConversationIdParamsSchema = z.object({ id: z.uuid('Unknown conversation id') });
 
 /** A source a bot message cited. */
-export const TranscriptSourceSchema = z.object({
+const TranscriptSourceSchema = z.object({
   n: z.number().int(),
   title: z.string(),
   url: z.string().nullable(),
 });
-export type TranscriptSource = z.infer<typeof TranscriptSourceSchema>;
 
 /** How a bot message was made: the engine, its failure in plain words, and how long it took. */
-export const TranscriptTraceSchema = z.object({
+const TranscriptTraceSchema = z.object({
   engine: z.string(),
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
   ms: z.number(),
 });
-export type TranscriptTrace = z.infer<typeof TranscriptTraceSchema>;
 
 /** The visitor's rating of a bot message, with the text of the button they pressed. */
-export const TranscriptFeedbackSchema = z.object({
+const TranscriptFeedbackSchema = z.object({
   rating: z.enum(FEEDBACK_RATINGS),
   label: z.string(),
   comment: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
-export type TranscriptFeedback = z.infer<typeof TranscriptFeedbackSchema>;
 
-export const TranscriptMessageSchema = z.object({
+const TranscriptMessageSchema = z.object({
   id: z.string(),
   role: z.enum(['visitor', 'bot']),
   /** As stored: visitor text after the bot's masking patterns were applied. */

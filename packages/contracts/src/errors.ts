@@ -5,7 +5,6 @@ import { SAFE_TEXT_MESSAGE } from './text';
 
 /** Every error response body. */
 export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** 409: an invitation to an address whose domain belongs to an organisation outside the inviter's subtree. */
 export const EMAIL_DOMAIN_TAKEN = {
@@ -14,7 +13,7 @@ export const EMAIL_DOMAIN_TAKEN = {
 } as const;
 
 /** The API's general error codes, with the message a client shows when the answer carries none. */
-export const API_ERRORS = {
+const API_ERRORS = {
   invalid_argument: 'The request is not valid.',
   invalid_json: 'The request body is not valid JSON.',
   invalid_utf8: 'The request body is not valid UTF-8.',
@@ -42,7 +41,7 @@ export const API_ERRORS = {
 } as const;
 
 /** Identity codes beyond the spec's list (AUTH_ERROR_CODES). */
-export const EXTRA_AUTH_ERRORS = {
+const EXTRA_AUTH_ERRORS = {
   'auth/no-profile': 'Your account has no profile in any organisation. Contact your administrator.',
   'auth/tenant-disabled': 'This organisation is deactivated.',
   // better-auth refusals passed on as `auth/<its code>` (see the server's auth routes).
@@ -52,7 +51,7 @@ export const EXTRA_AUTH_ERRORS = {
 } as const;
 
 /** Why a knowledge source failed: fetching a tenant's URL or reading a document (stored on the source, shown in the console). */
-export const INGESTION_ERRORS = {
+const INGESTION_ERRORS = {
   'secret/endpoint-changed':
     'The API key must be entered again when the URL changes: a stored key is only sent to the address it was entered for.',
   'fetch/invalid-url': 'The address is not a valid web address.',
@@ -77,7 +76,7 @@ export const INGESTION_ERRORS = {
 } as const;
 
 /** Model connections: sharing, stored keys, and the provider's answer to a call, in plain words. */
-export const MODEL_ERRORS = {
+const MODEL_ERRORS = {
   'model/unknown-tenant': 'The model cannot be shared with an organisation outside your reach.',
   'model/key-unreadable': 'The stored API key cannot be decrypted; enter the key again.',
   'provider/unauthorized': 'The provider refused the API key.',
@@ -89,13 +88,13 @@ export const MODEL_ERRORS = {
 } as const;
 
 /** Refusals of the prompt routes beyond the general ones. */
-export const PROMPT_ERRORS = {
+const PROMPT_ERRORS = {
   'prompt/name-taken': 'Another prompt of your organisation already has this name.',
   'prompt/in-use': 'RAGs use this prompt; point them at another prompt first.',
 } as const;
 
 /** Refusals of the knowledge routes, and why ingestion failed beyond fetching and parsing. */
-export const KNOWLEDGE_ERRORS = {
+const KNOWLEDGE_ERRORS = {
   'knowledge/name-taken': 'Another knowledge base of your organisation already has this name.',
   'ingest/timeout': 'Reading the source took too long; try again or split it into smaller parts.',
   'ingest/interrupted': 'Reading the source was interrupted too many times; re-sync it to try again.',
@@ -104,7 +103,7 @@ export const KNOWLEDGE_ERRORS = {
 } as const;
 
 /** Refusals of the index routes beyond the general ones. */
-export const INDEX_ERRORS = {
+const INDEX_ERRORS = {
   'index/name-taken': 'Another index of your organisation already has this name.',
   'index/unknown-knowledge': 'A chosen knowledge base does not exist in your organisation.',
   'index/embedding-model-required': 'Vector and hybrid retrieval need an embedding model.',
@@ -114,7 +113,7 @@ export const INDEX_ERRORS = {
 } as const;
 
 /** Refusals of the RAG routes beyond the general ones. */
-export const RAG_ERRORS = {
+const RAG_ERRORS = {
   'rag/name-taken': 'Another RAG of your organisation already has this name.',
   'rag/unknown-index': 'The index does not exist in your organisation.',
   'rag/unknown-prompt': 'The prompt does not exist in your organisation.',
@@ -122,7 +121,7 @@ export const RAG_ERRORS = {
 } as const;
 
 /** Refusals of the bot routes beyond the general ones. */
-export const BOT_ERRORS = {
+const BOT_ERRORS = {
   'bot/name-taken': 'Another bot of your organisation already has this name.',
   'bot/unknown-rag': 'The RAG does not exist in your organisation.',
   'bot/unknown-model': 'The chat model is not offered to your organisation.',
@@ -134,7 +133,7 @@ export const BOT_ERRORS = {
 } as const;
 
 /** Refusals of a bot's test suite routes beyond the general ones. */
-export const BOT_TEST_ERRORS = {
+const BOT_TEST_ERRORS = {
   'bot-test/run-in-progress': 'A test run of this bot is already queued or running; wait for it to finish.',
   'bot-test/too-many-cases': 'A bot holds at most 200 test cases; delete some first.',
   'bot-test/no-cases': 'The bot has no test cases yet; add one first.',
@@ -143,13 +142,13 @@ export const BOT_TEST_ERRORS = {
 } as const;
 
 /** Refusals of the bot template routes beyond the general ones. */
-export const BOT_TEMPLATE_ERRORS = {
+const BOT_TEMPLATE_ERRORS = {
   'bot-template/name-taken': 'Another template of your organisation already has this name.',
   'bot-template/unknown-bot': 'The bot does not exist in your organisation.',
 } as const;
 
 /** Refusals of the integration routes beyond the general ones. */
-export const INTEGRATION_ERRORS = {
+const INTEGRATION_ERRORS = {
   'integration/name-taken': 'Another integration of your organisation already has this name.',
   'integration/unknown-rag': 'The RAG does not exist in your organisation.',
   'integration/in-use': 'Bots use this integration; point them at another engine first.',
@@ -173,7 +172,7 @@ export const WIDGET_ERRORS = {
 } as const;
 
 /** Codes the console gives failures that never reached the API or answered without a body. */
-export const CLIENT_ERRORS = {
+const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
   http_error: 'The request failed.',
 } as const;

@@ -9,9 +9,9 @@ export const UPLOAD_METADATA_KEYS = { filename: 'filename', folder: 'folder', fi
 export const UPLOAD_FILE_PATH_HEADER = 'x-file-path';
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'svg', 'webp'] as const;
-export const AUDIO_EXTENSIONS = ['mp3', 'wav'] as const;
+const AUDIO_EXTENSIONS = ['mp3', 'wav'] as const;
 /** Extensions the Documents listing leaves out; it keeps every other name, images and audio included. */
-export const NON_DOCUMENT_EXTENSIONS = ['txt', 'doc'] as const;
+const NON_DOCUMENT_EXTENSIONS = ['txt', 'doc'] as const;
 
 /**
  * A file's extension: the text after the last dot of the name (the last path
@@ -72,7 +72,7 @@ const StoragePathSchema = safeString().max(4096);
 const NameSchema = safeString().min(1).max(1024);
 
 /** Longest file or folder name the server stores, in UTF-8 bytes. */
-export const FILE_NAME_MAX_BYTES = 255;
+const FILE_NAME_MAX_BYTES = 255;
 // Same character classes as the server's path normaliser: controls, bidi and zero-width marks, slash look-alikes.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
@@ -127,7 +127,7 @@ export const FileListingSchema = z.object({
 });
 export type FileListing = z.infer<typeof FileListingSchema>;
 
-export const LIST_PAGE_SIZE_MIN = 1;
+const LIST_PAGE_SIZE_MIN = 1;
 export const LIST_PAGE_SIZE_MAX = 1000;
 
 export const FileListQuerySchema = z.object({
@@ -135,10 +135,8 @@ export const FileListQuerySchema = z.object({
   cursor: safeString().max(2048).optional(),
   page_size: z.coerce.number().int().min(LIST_PAGE_SIZE_MIN).max(LIST_PAGE_SIZE_MAX).default(100),
 });
-export type FileListQuery = z.infer<typeof FileListQuerySchema>;
 
 export const FilePathQuerySchema = z.object({ path: StoragePathSchema });
-export type FilePathQuery = z.infer<typeof FilePathQuerySchema>;
 
 export const StorageUsageSchema = z.object({
   /** Stored files plus the declared lengths of unfinished uploads. */
@@ -166,4 +164,3 @@ export const DeleteFolderQuerySchema = z.object({
   path: StoragePathSchema,
   recursive: booleanQuery.default(false),
 });
-export type DeleteFolderQuery = z.infer<typeof DeleteFolderQuerySchema>;

@@ -23,21 +23,21 @@ export const RRF_K = 60;
 export const EMBEDDING_STATES = ['none', 'pending', 'embedding', 'ready', 'failed'] as const;
 export type EmbeddingState = (typeof EMBEDDING_STATES)[number];
 
-export const VECTOR_SEARCH_KINDS = ['hnsw', 'exact'] as const;
+const VECTOR_SEARCH_KINDS = ['hnsw', 'exact'] as const;
 export type VectorSearchKind = (typeof VECTOR_SEARCH_KINDS)[number];
 
 const text = (label: string, max: number) =>
   safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
-export const IndexNameSchema = text('The name', INDEX_NAME_MAX);
+const IndexNameSchema = text('The name', INDEX_NAME_MAX);
 
-export const IndexKnowledgeIdsSchema = z
+const IndexKnowledgeIdsSchema = z
   .array(z.uuid('Unknown knowledge base id'))
   .min(1, 'Choose at least one knowledge base')
   .max(INDEX_KNOWLEDGE_MAX, `An index covers at most ${INDEX_KNOWLEDGE_MAX} knowledge bases`)
   .refine((ids) => new Set(ids).size === ids.length, 'Each knowledge base may be chosen once');
 
-export const IndexTopKSchema = z
+const IndexTopKSchema = z
   .number()
   .int('The number of results must be a whole number')
   .min(1, 'The number of results must be at least 1')
@@ -47,7 +47,7 @@ export const IndexTopKSchema = z
  * Hits scoring below this are dropped. The score is the mode's own: BM25 for keyword (0 and up), cosine
  * similarity for vector (-1 to 1), and for hybrid the fused score scaled so that first place in both lists is 1.
  */
-export const IndexScoreThresholdSchema = z
+const IndexScoreThresholdSchema = z
   .number()
   .min(0, 'The score threshold must be at least 0')
   .max(1000, 'The score threshold must be at most 1000');
@@ -97,7 +97,7 @@ export const IndexListQuerySchema = z.strictObject({
 });
 export type IndexListQuery = z.infer<typeof IndexListQuerySchema>;
 
-export const IndexEmbeddingSchema = z.object({
+const IndexEmbeddingSchema = z.object({
   state: z.enum(EMBEDDING_STATES),
   /** Chunks embedded so far, out of `total`, for the current embedding model. */
   done: z.number().int(),
@@ -146,16 +146,15 @@ export const SearchIndexBodySchema = z.strictObject({
 export type SearchIndexBody = z.input<typeof SearchIndexBodySchema>;
 
 /** Where a hit comes from, for showing and linking it. */
-export const HitSourceSchema = z.object({
+const HitSourceSchema = z.object({
   id: z.string(),
   knowledge_id: z.string(),
   title: z.string(),
   /** The web page or storage path of the source, when it has one. */
   url: z.string().nullable(),
 });
-export type HitSource = z.infer<typeof HitSourceSchema>;
 
-export const SearchHitSchema = z.object({
+const SearchHitSchema = z.object({
   id: z.string(),
   text: z.string(),
   score: z.number(),

@@ -10,7 +10,7 @@ export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 export const INTEGRATION_ENGINES = ['builtin', 'openai'] as const;
 export type IntegrationEngine = (typeof INTEGRATION_ENGINES)[number];
 
-export const INTEGRATION_NAME_MAX = 120;
+const INTEGRATION_NAME_MAX = 120;
 
 export const IntegrationNameSchema = safeString()
   .trim()
@@ -44,7 +44,6 @@ export const OpenAiIntegrationSettingsSchema = z.strictObject({
     .max(2, 'temperature is at most 2')
     .default(MODEL_TEMPERATURE_DEFAULT),
 });
-export type OpenAiIntegrationSettings = z.infer<typeof OpenAiIntegrationSettingsSchema>;
 
 const builtinShape = { engine: z.literal('builtin'), settings: BuiltinIntegrationSettingsSchema };
 const openAiShape = { engine: z.literal('openai'), settings: OpenAiIntegrationSettingsSchema };
@@ -103,7 +102,7 @@ export const IntegrationListQuerySchema = z.strictObject({
 export type IntegrationListQuery = z.infer<typeof IntegrationListQuerySchema>;
 
 /** The settings as the console reads them: the API key only masked. */
-export const IntegrationSettingsViewSchema = z.union([
+const IntegrationSettingsViewSchema = z.union([
   z.object({ rag_id: z.string() }),
   z.object({
     base_url: z.string(),
@@ -115,7 +114,7 @@ export const IntegrationSettingsViewSchema = z.union([
 ]);
 
 /** A bot that answers with an integration. */
-export const IntegrationBotSchema = z.object({ id: z.string(), name: z.string(), enabled: z.boolean() });
+const IntegrationBotSchema = z.object({ id: z.string(), name: z.string(), enabled: z.boolean() });
 
 export const IntegrationSchema = z.object({
   id: z.string(),

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { safeString } from './text';
 
 export const KNOWLEDGE_NAME_MAX = 120;
-export const KNOWLEDGE_LANGUAGE_MAX = 40;
-export const SOURCE_TITLE_MAX = 300;
-export const SOURCE_TEXT_MAX = 500_000;
-export const QA_QUESTION_MAX = 2000;
-export const QA_ANSWER_MAX = 20_000;
-export const SOURCE_PATH_MAX = 1024;
-export const SOURCE_URL_MAX = 2048;
+const KNOWLEDGE_LANGUAGE_MAX = 40;
+const SOURCE_TITLE_MAX = 300;
+const SOURCE_TEXT_MAX = 500_000;
+const QA_QUESTION_MAX = 2000;
+const QA_ANSWER_MAX = 20_000;
+const SOURCE_PATH_MAX = 1024;
+const SOURCE_URL_MAX = 2048;
 /** File extensions (lower case) a knowledge base reads: PDF, Word, HTML, Markdown, plain text and CSV. */
 export const KNOWLEDGE_FILE_EXTENSIONS = [
   'pdf',
@@ -24,26 +24,18 @@ export const KNOWLEDGE_FILE_EXTENSIONS = [
 /** Chunking defaults the console shows: about 350 words per chunk, 15 % of it repeated from the previous one. */
 export const DEFAULT_CHUNKING = { target_words: 350, overlap: 0.15 } as const;
 
-export const KNOWLEDGE_SOURCE_STATES = [
-  'queued',
-  'fetching',
-  'parsing',
-  'indexing',
-  'ready',
-  'failed',
-] as const;
+const KNOWLEDGE_SOURCE_STATES = ['queued', 'fetching', 'parsing', 'indexing', 'ready', 'failed'] as const;
 export type KnowledgeSourceState = (typeof KNOWLEDGE_SOURCE_STATES)[number];
-export const KNOWLEDGE_SOURCE_TYPES = ['text', 'qa', 'file', 'url', 'sitemap'] as const;
-export type KnowledgeSourceType = (typeof KNOWLEDGE_SOURCE_TYPES)[number];
+const KNOWLEDGE_SOURCE_TYPES = ['text', 'qa', 'file', 'url', 'sitemap'] as const;
 
 const text = (label: string, max: number) =>
   safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
-export const KnowledgeNameSchema = text('The name', KNOWLEDGE_NAME_MAX);
+const KnowledgeNameSchema = text('The name', KNOWLEDGE_NAME_MAX);
 /** A language name or code ("en", "German", "ja"); english, german, french, spanish, italian, portuguese and dutch get their stemming. */
-export const KnowledgeLanguageSchema = text('The language', KNOWLEDGE_LANGUAGE_MAX);
+const KnowledgeLanguageSchema = text('The language', KNOWLEDGE_LANGUAGE_MAX);
 
-export const ChunkingSchema = z.strictObject({
+const ChunkingSchema = z.strictObject({
   target_words: z
     .number()
     .int('The chunk size must be a whole number of words')
@@ -90,7 +82,7 @@ const PathPrefixesSchema = z
   .max(50, 'At most 50 path prefixes');
 
 /** Reading the pages a page links to on the same site: how many links away, how many pages, which paths. */
-export const CrawlSchema = z.strictObject({
+const CrawlSchema = z.strictObject({
   depth: z
     .number()
     .int('The depth must be 0, 1, 2 or 3')
@@ -205,7 +197,6 @@ export const KnowledgeBaseListSchema = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export type KnowledgeBaseList = z.infer<typeof KnowledgeBaseListSchema>;
 
 export const KnowledgeSourceSchema = z.object({
   id: z.string(),
@@ -228,7 +219,6 @@ export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
 
 /** The sources a bulk request created, in the order they were given. */
 export const BulkSourcesResultSchema = z.object({ items: z.array(KnowledgeSourceSchema) });
-export type BulkSourcesResult = z.infer<typeof BulkSourcesResultSchema>;
 
 export const KnowledgeSourceListSchema = z.object({
   items: z.array(KnowledgeSourceSchema),
@@ -236,9 +226,8 @@ export const KnowledgeSourceListSchema = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export type KnowledgeSourceList = z.infer<typeof KnowledgeSourceListSchema>;
 
-export const KnowledgeChunkSchema = z.object({
+const KnowledgeChunkSchema = z.object({
   id: z.string(),
   ordinal: z.number().int(),
   text: z.string(),
@@ -254,4 +243,3 @@ export const KnowledgeChunkListSchema = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export type KnowledgeChunkList = z.infer<typeof KnowledgeChunkListSchema>;

@@ -1,5 +1,5 @@
 /** The protocols a link shown to a person may use: web pages and downloads, never `javascript:` or `data:`. */
-export const WEB_LINK_PROTOCOLS: readonly string[] = ['http:', 'https:'];
+const WEB_LINK_PROTOCOLS: readonly string[] = ['http:', 'https:'];
 
 /** Where the server serves a file through a signed download link. */
 export const SIGNED_DOWNLOAD_PATH = '/v1/files/download';

@@ -8,23 +8,23 @@ export const SSN_PATTERN = String.raw`(?<![\d\-])\d{3}-?\d{2}-?\d{4}(?![\d\-])`;
  * A payment card number candidate: 13 to 19 digits written as one run, in groups of four (4-4-4-1..7) or as 4-6-4/5,
  * separated by one space or hyphen used throughout. Only candidates that pass the Luhn check are masked.
  */
-export const CARD_PATTERN = String.raw`(?<![\p{L}\p{N}\-])(?:\d{4}([ \-])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ \-])\d{6}\2\d{4,5}|\d{13,19})(?![\p{L}\p{N}]|[\-.,]\d)`;
+const CARD_PATTERN = String.raw`(?<![\p{L}\p{N}\-])(?:\d{4}([ \-])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ \-])\d{6}\2\d{4,5}|\d{13,19})(?![\p{L}\p{N}]|[\-.,]\d)`;
 /** An e-mail address: a local part, @, and a domain of dot-separated labels ending in a name of letters. */
-export const EMAIL_PATTERN = String.raw`(?<![\p{L}\p{N}._%+\-])[\p{L}\p{N}._%+\-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?\.){1,10}\p{L}{2,24}(?![\p{L}\p{N}\-]|\.[\p{L}\p{N}])`;
+const EMAIL_PATTERN = String.raw`(?<![\p{L}\p{N}._%+\-])[\p{L}\p{N}._%+\-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?\.){1,10}\p{L}{2,24}(?![\p{L}\p{N}\-]|\.[\p{L}\p{N}])`;
 /**
  * A phone number candidate: an optional international prefix (+ or 00 and a country code), an optional area code in
  * parentheses, then digit groups separated by one space, dot or hyphen. Candidates that are dates, addresses,
  * decimals, grouped thousands or fewer than 7 digits are left alone (see isPhoneNumber).
  */
-export const PHONE_PATTERN = String.raw`(?<![\p{L}\p{N}+/.,:_\-])(?:(?:\+|00)\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{1,12}(?:[ .\-]\d{1,12}){0,6}(?![\p{L}\p{N}_]|[.,/:\-]\d)`;
+const PHONE_PATTERN = String.raw`(?<![\p{L}\p{N}+/.,:_\-])(?:(?:\+|00)\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{1,12}(?:[ .\-]\d{1,12}){0,6}(?![\p{L}\p{N}_]|[.,/:\-]\d)`;
 /** An IBAN candidate: country letters, two check digits, then blocks of four (spaced or not). Checked with mod-97. */
-export const IBAN_PATTERN = String.raw`(?<![\p{L}\p{N}])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,4})?(?![\p{L}\p{N}])`;
+const IBAN_PATTERN = String.raw`(?<![\p{L}\p{N}])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,4})?(?![\p{L}\p{N}])`;
 
 export const MASK_PRESET_IDS = ['pin', 'ssn', 'card', 'email', 'phone', 'iban'] as const;
 export type MaskPresetId = (typeof MASK_PRESET_IDS)[number];
 
 /** A kind of sensitive text the product knows how to find, beyond what a regular expression alone can check. */
-export interface MaskPreset {
+interface MaskPreset {
   id: MaskPresetId;
   /** The pattern's name in a new configuration. */
   name: string;

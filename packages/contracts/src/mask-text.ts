@@ -14,9 +14,9 @@ export const MASK_PATTERN_MAX = 200;
 export const MASK_PATTERNS_MAX = 20;
 export const MASK_CHARACTER_DEFAULT = '*';
 /** Quantifiers repeating more than this count as unbounded. */
-export const MASK_REPEAT_MAX = 20;
+const MASK_REPEAT_MAX = 20;
 /** More unbounded quantifiers than this make matching polynomial of too high a degree on a long message. */
-export const MASK_UNBOUNDED_QUANTIFIERS_MAX = 2;
+const MASK_UNBOUNDED_QUANTIFIERS_MAX = 2;
 const COMPILED_CACHE_MAX = 500;
 
 /** A named regular expression whose matches are masked, or one of the presets (see MASK_PRESETS). */

@@ -48,7 +48,7 @@ export const MENU_ICON_NAMES = [
 export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
 
 /** Conditions that hide menu entries; an entry without one is always shown. */
-export type MenuRule =
+type MenuRule =
   | 'clientOrg'
   | 'subscription'
   | 'models'
@@ -58,7 +58,7 @@ export type MenuRule =
   | 'casesummary'
   | 'gettingStarted';
 
-export interface MenuLink {
+interface MenuLink {
   kind: 'link';
   id: string;
   label: string;
@@ -66,7 +66,7 @@ export interface MenuLink {
   icon: MenuIconName;
 }
 
-export interface MenuGroup {
+interface MenuGroup {
   kind: 'group';
   id: string;
   label: string;
@@ -91,7 +91,7 @@ export type MenuNodeDefinition =
   | (MenuLink & { rule?: MenuRule; planned?: true })
   | (Omit<MenuGroup, 'children'> & { rule?: MenuRule; children: MenuNodeDefinition[] });
 
-export interface MenuSectionDefinition {
+interface MenuSectionDefinition {
   id: string;
   title: string;
   rule?: MenuRule;

@@ -55,11 +55,10 @@ export const ModelTemperatureSchema = z.number().min(0).max(2);
 export const ModelDimensionsSchema = z.number().int().min(1).max(16000);
 
 /** Who a model is offered to: every tenant, or the listed ones. */
-export const ModelSharingSchema = z.strictObject({
+const ModelSharingSchema = z.strictObject({
   all: z.boolean(),
   tenant_ids: z.array(TenantIdSchema).max(1000).default([]),
 });
-export type ModelSharing = z.infer<typeof ModelSharingSchema>;
 
 export const CreateModelBodySchema = z.strictObject({
   name: ModelNameSchema,
@@ -88,7 +87,7 @@ export const UpdateModelBodySchema = z.strictObject({
 export type UpdateModelBody = z.input<typeof UpdateModelBodySchema>;
 
 /** The key is never answered: only whether one is set and its last 4 characters. */
-export const ModelApiKeyMaskSchema = z.object({ set: z.boolean(), last4: z.string().nullable() });
+const ModelApiKeyMaskSchema = z.object({ set: z.boolean(), last4: z.string().nullable() });
 
 export const ModelSchema = z.object({
   id: z.string(),
@@ -110,10 +109,9 @@ export const ModelSchema = z.object({
 export type Model = z.infer<typeof ModelSchema>;
 
 export const ModelListSchema = z.object({ items: z.array(ModelSchema) });
-export type ModelList = z.infer<typeof ModelListSchema>;
 
 /** A model as the tenants it is shared with see it (to pick one in an index or RAG): no key, no URL. */
-export const AvailableModelSchema = z.object({
+const AvailableModelSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: ModelKindSchema,

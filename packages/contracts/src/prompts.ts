@@ -38,7 +38,7 @@ Answer:`;
 const isPromptVariable = (name: string): name is PromptVariable =>
   (PROMPT_VARIABLES as readonly string[]).includes(name);
 
-export interface PromptVariableScan {
+interface PromptVariableScan {
   /** Known variables in order of first use. */
   variables: PromptVariable[];
   /** Well-formed placeholders whose name is not one of PROMPT_VARIABLES, in order of first use. */
@@ -100,7 +100,7 @@ export function renderPrompt(template: string, values: Partial<Record<PromptVari
   );
 }
 
-export type DiffKind = 'same' | 'added' | 'removed' | 'changed';
+type DiffKind = 'same' | 'added' | 'removed' | 'changed';
 export interface DiffRow {
   left: string | null;
   right: string | null;
@@ -162,13 +162,13 @@ export function diffLines(before: string, after: string): DiffRow[] {
 const text = (label: string, max: number) =>
   safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
-export const PromptNameSchema = text('The name', PROMPT_NAME_MAX);
-export const PromptDescriptionSchema = safeString()
+const PromptNameSchema = text('The name', PROMPT_NAME_MAX);
+const PromptDescriptionSchema = safeString()
   .trim()
   .max(PROMPT_DESCRIPTION_MAX, `The description must be at most ${PROMPT_DESCRIPTION_MAX} characters`);
 
 /** A template that uses only the known variables, with every placeholder well formed. */
-export const PromptTemplateSchema = safeString()
+const PromptTemplateSchema = safeString()
   .min(1, 'The template is required')
   .max(PROMPT_TEMPLATE_MAX, `The template must be at most ${PROMPT_TEMPLATE_MAX} characters`)
   .refine((value) => value.trim().length > 0, 'The template is required')
@@ -219,9 +219,8 @@ export const PromptPreviewBodySchema = z.strictObject({
   template: PromptTemplateSchema,
   values: PromptVariableValuesSchema.optional(),
 });
-export type PromptPreviewBody = z.input<typeof PromptPreviewBodySchema>;
 
-export const PromptVariableSchema = z.enum(PROMPT_VARIABLES);
+const PromptVariableSchema = z.enum(PROMPT_VARIABLES);
 
 export const PromptPreviewSchema = z.object({
   rendered: z.string(),
@@ -229,7 +228,7 @@ export const PromptPreviewSchema = z.object({
 });
 export type PromptPreview = z.infer<typeof PromptPreviewSchema>;
 
-export const PromptSummarySchema = z.object({
+const PromptSummarySchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),
@@ -257,7 +256,7 @@ export const PromptListSchema = z.object({
 });
 export type PromptList = z.infer<typeof PromptListSchema>;
 
-export const PromptVersionSummarySchema = z.object({
+const PromptVersionSummarySchema = z.object({
   version: z.number().int(),
   created_by: z.string().nullable(),
   created_at: z.string(),
@@ -274,4 +273,3 @@ export const PromptVersionListSchema = z.object({
   current_version: z.number().int(),
   items: z.array(PromptVersionSummarySchema),
 });
-export type PromptVersionList = z.infer<typeof PromptVersionListSchema>;

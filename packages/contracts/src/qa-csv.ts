@@ -1,14 +1,14 @@
 import { CreateSourceBodySchema } from './knowledge';
 
 /** One Q&A pair read from a CSV file; `line` is the line its record starts on (counting from 1). */
-export interface QaCsvPair {
+interface QaCsvPair {
   line: number;
   question: string;
   answer: string;
 }
 
 /** A record that gave no pair, and why in plain words. */
-export interface QaCsvProblem {
+interface QaCsvProblem {
   line: number;
   message: string;
 }

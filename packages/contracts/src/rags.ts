@@ -3,7 +3,7 @@ import { safeString } from './text';
 
 export const RAG_NAME_MAX = 120;
 export const RAG_FALLBACK_MAX = 2000;
-export const RAG_LANGUAGE_MAX = 40;
+const RAG_LANGUAGE_MAX = 40;
 export const QUESTION_MAX = 2000;
 export const HISTORY_TURNS_MAX = 20;
 export const HISTORY_TEXT_MAX = 8000;
@@ -21,17 +21,17 @@ export const RAG_DEFAULTS = {
 } as const;
 
 /** How an answer was made: a curated Q&A pair verbatim, a chat model, sentences taken from the passages, or the fallback text. */
-export const ANSWER_KINDS = ['qa', 'model', 'extractive', 'fallback'] as const;
+const ANSWER_KINDS = ['qa', 'model', 'extractive', 'fallback'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
 const text = (label: string, max: number) =>
   safeString().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
-export const RagNameSchema = text('The name', RAG_NAME_MAX);
-export const RagFallbackTextSchema = text('The fallback text', RAG_FALLBACK_MAX);
+const RagNameSchema = text('The name', RAG_NAME_MAX);
+const RagFallbackTextSchema = text('The fallback text', RAG_FALLBACK_MAX);
 /** `auto`, or a language name or code ("en", "German") the answer is given in. */
-export const RagLanguageSchema = text('The language', RAG_LANGUAGE_MAX);
-export const RagMaxContextSchema = z
+const RagLanguageSchema = text('The language', RAG_LANGUAGE_MAX);
+const RagMaxContextSchema = z
   .number()
   .int('The context size must be a whole number of characters')
   .min(500, 'The context size must be at least 500 characters')
@@ -105,7 +105,7 @@ export const RagListSchema = z.object({
 });
 export type RagList = z.infer<typeof RagListSchema>;
 
-export const HistoryTurnSchema = z.strictObject({
+const HistoryTurnSchema = z.strictObject({
   role: z.enum(['user', 'assistant'], 'A history turn is from the user or the assistant'),
   content: text('A history turn', HISTORY_TEXT_MAX),
 });
@@ -142,7 +142,6 @@ export const AnswerTimingsSchema = z.object({
   generate_ms: z.number(),
   total_ms: z.number(),
 });
-export type AnswerTimings = z.infer<typeof AnswerTimingsSchema>;
 
 export const AnswerResultSchema = z.object({
   /** The id of the stored answer record (which chunks were used, timings). */
@@ -163,6 +162,5 @@ export type AnswerResult = z.infer<typeof AnswerResultSchema>;
  * (the model failed part-way: drop the text so far, the deltas that follow are the replacement), then exactly
  * one `sources` event carrying the whole AnswerResult. A refusal before the stream starts is a normal JSON error.
  */
-export const ANSWER_STREAM_EVENTS = ['delta', 'reset', 'sources'] as const;
-export type AnswerStreamEvent = (typeof ANSWER_STREAM_EVENTS)[number];
+export type AnswerStreamEvent = 'delta' | 'reset' | 'sources';
 export const AnswerDeltaSchema = z.object({ text: z.string() });

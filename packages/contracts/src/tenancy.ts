@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Tenant types: "1" platform (exactly one), "2" partner, "3" client. */
 export const TenantTypeSchema = z.enum(['1', '2', '3']);
-export type TenantType = z.infer<typeof TenantTypeSchema>;
+type TenantType = z.infer<typeof TenantTypeSchema>;
 
 /** The type a tenant of `parentType` gives its children: "3" under a partner, else "2". */
 export function childType(parentType: string): TenantType {

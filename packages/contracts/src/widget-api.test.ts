@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FeedbackBodySchema,
-  IntentBodySchema,
-  LanguageBodySchema,
-  TtsBodySchema,
-  VISITOR_TEXT_MAX,
-} from './widget-api';
+import { FeedbackBodySchema, IntentBodySchema, LanguageBodySchema, TtsBodySchema } from './widget-api';
+import { VISITOR_TEXT_MAX } from './widget-protocol';
 
 const botId = '7f9c2a4e-1b3d-4c5e-8f6a-0b1c2d3e4f5a';
 

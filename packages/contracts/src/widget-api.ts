@@ -1,21 +1,16 @@
 import { z } from 'zod';
 import { safeString } from './text';
-import { LANGUAGE_CODE } from './widget-config';
+import { languageCodeSchema } from './widget-config';
+import { VISITOR_TEXT_MAX } from './widget-protocol';
 
-/** The longest text a visitor may send, have translated or have read aloud; longer is refused with 413. */
-export const VISITOR_TEXT_MAX = 4000;
-export const FEEDBACK_COMMENT_MAX = 1000;
+const FEEDBACK_COMMENT_MAX = 1000;
 /** A signed conversation token is well under this; anything longer is not one of ours. */
-export const CONVERSATION_TOKEN_MAX = 512;
+const CONVERSATION_TOKEN_MAX = 512;
 
 /** An origin longer than this is not one a browser names. */
 const HOST_ORIGIN_MAX = 300;
 
 const botId = () => z.uuid('Unknown bot');
-const languageCode = () =>
-  safeString()
-    .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.');
 const conversationToken = () =>
   z
     .string('The conversation token is a string.')
@@ -43,7 +38,7 @@ export const IntentBodySchema = z.strictObject({
   conversationToken: conversationToken().optional(),
   text: visitorText(),
   /** The visitor's language; the bot's default language when left out. */
-  language: languageCode().optional(),
+  language: languageCodeSchema().optional(),
   /**
    * The page the widget's frame is embedded in, as its loader saw it. The server records it for the conversation only
    * when the bot allows that origin; the frame's own requests carry the server's origin.
@@ -57,7 +52,7 @@ export const IntentBodySchema = z.strictObject({
 export type IntentBody = z.input<typeof IntentBodySchema>;
 
 /** A source a bot answer cites: what the widget shows as a link. */
-export const IntentSourceSchema = z.object({
+const IntentSourceSchema = z.object({
   n: z.number().int(),
   title: z.string(),
   url: z.string().nullable(),
@@ -65,7 +60,7 @@ export const IntentSourceSchema = z.object({
 export type IntentSource = z.infer<typeof IntentSourceSchema>;
 
 /** A bot message as the widget receives it; `id` is what feedback refers to. */
-export const IntentMessageSchema = z.object({
+const IntentMessageSchema = z.object({
   id: z.string(),
   text: z.string(),
 });
@@ -91,8 +86,7 @@ export type IntentReply = z.infer<typeof IntentReplySchema>;
  * ({text}) as the answer is made, `reset` ({}) when what was streamed must be discarded (the answer fell back),
  * then `reply` (an IntentReply) once, or `error` ({code, message}) instead.
  */
-export const INTENT_STREAM_EVENTS = ['conversation', 'delta', 'reset', 'reply', 'error'] as const;
-export type IntentStreamEvent = (typeof INTENT_STREAM_EVENTS)[number];
+export type IntentStreamEvent = 'conversation' | 'delta' | 'reset' | 'reply' | 'error';
 
 export const FEEDBACK_RATINGS = ['button1', 'button2', 'button3'] as const;
 export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
@@ -114,9 +108,8 @@ export const LanguageBodySchema = z.strictObject({
   botId: botId(),
   conversationToken: conversationToken().optional(),
   text: visitorText(),
-  target: languageCode().optional(),
+  target: languageCodeSchema().optional(),
 });
-export type LanguageBody = z.input<typeof LanguageBodySchema>;
 
 export const LanguageReplySchema = z.object({
   /** The detected language of `text`. */
@@ -125,19 +118,18 @@ export const LanguageReplySchema = z.object({
   text: z.string(),
   target: z.string().nullable(),
 });
-export type LanguageReply = z.infer<typeof LanguageReplySchema>;
 
 /** Audio (audio/mpeg) of a text read aloud in the bot's server voice. */
 export const TtsBodySchema = z.strictObject({
   botId: botId(),
   conversationToken: conversationToken().optional(),
   text: visitorText(),
-  language: languageCode().optional(),
+  language: languageCodeSchema().optional(),
 });
 export type TtsBody = z.input<typeof TtsBodySchema>;
 
 const texts = z.array(z.string());
-export const WidgetTextsSchema = z.object({
+const WidgetTextsSchema = z.object({
   description: z.string(),
   welcomeText: z.string(),
   welcomeMenu: texts,
@@ -169,4 +161,4 @@ export const WidgetTextsReplySchema = z.object({
 export type WidgetTextsReply = z.infer<typeof WidgetTextsReplySchema>;
 
 /** The language a visitor reads the widget in. */
-export const WidgetTextsQuerySchema = z.strictObject({ language: languageCode() });
+export const WidgetTextsQuerySchema = z.strictObject({ language: languageCodeSchema() });

@@ -7,6 +7,7 @@ import {
   MaskPatternSchema,
   maskingDisclaimer,
 } from './masks';
+import { LANGUAGE_CODE, LANGUAGE_CODE_MAX } from './language-code';
 import { isSameSecretEndpoint } from './secret-endpoint';
 import { safeString } from './text';
 
@@ -14,24 +15,24 @@ export const WIDGET_DESCRIPTION_MAX = 165;
 export const WIDGET_NAME_MAX = 80;
 export const WIDGET_TEXT_MAX = 1000;
 export const WIDGET_LABEL_MAX = 120;
-export const WIDGET_URL_MAX = 2048;
-export const WIDGET_SECRET_MAX = 4096;
+const WIDGET_URL_MAX = 2048;
+const WIDGET_SECRET_MAX = 4096;
 export const WIDGET_MENU_MAX = 20;
 export const WIDGET_SUGGESTIONS_MAX = 10;
 export const WIDGET_ALLOWED_ORIGINS_MAX = 50;
-export const WIDGET_WINDOW_WIDTH_DEFAULT = 450;
-export const WIDGET_WINDOW_HEIGHT_DEFAULT = 750;
+const WIDGET_WINDOW_WIDTH_DEFAULT = 450;
+const WIDGET_WINDOW_HEIGHT_DEFAULT = 750;
 export const MODEL_MAX_TOKENS_DEFAULT = 1024;
 export const MODEL_TEMPERATURE_DEFAULT = 0.7;
 
 export const BOT_ENGINES = ['builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock'] as const;
 export type BotEngine = (typeof BOT_ENGINES)[number];
-export const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
-export const LIVE_AGENT_PROVIDERS = ['genesys', 'connect'] as const;
-export const VOICES = ['native', 'server'] as const;
+const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
+const LIVE_AGENT_PROVIDERS = ['genesys', 'connect'] as const;
+const VOICES = ['native', 'server'] as const;
 
 /** Named colours accepted besides #rgb and #rrggbb; anything else is refused so no CSS can be smuggled in. */
-export const NAMED_COLOURS = [
+const NAMED_COLOURS = [
   'transparent',
   'black',
   'white',
@@ -61,7 +62,7 @@ export const SECRET_MASK_PREFIX = '****';
 const text = (max: number, label: string) => safeString().max(max, `${label} has at most ${max} characters.`);
 
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-export const ColourSchema = safeString().refine(
+const ColourSchema = safeString().refine(
   (value) => HEX_COLOUR.test(value) || (NAMED_COLOURS as readonly string[]).includes(value),
   'A colour is #rgb, #rrggbb or one of the named colours: ' + NAMED_COLOURS.join(', ') + '.',
 );
@@ -102,12 +103,12 @@ const fontSize = (fallback: string) =>
     }, 'A font size is a whole number of pixels from 8px to 48px, for example 15px.')
     .default(fallback);
 
-export const LANGUAGE_CODE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
-const language = (fallback: string) =>
+/** A language code field: the rule of isLanguageCode, with a message for each way a value breaks it. */
+export const languageCodeSchema = () =>
   safeString()
-    .max(35, 'A language code has at most 35 characters.')
-    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.')
-    .default(fallback);
+    .max(LANGUAGE_CODE_MAX, `A language code has at most ${String(LANGUAGE_CODE_MAX)} characters.`)
+    .regex(LANGUAGE_CODE, 'A language is a code such as en, fr or pt-BR.');
+const language = (fallback: string) => languageCodeSchema().default(fallback);
 
 const boundedNumber = (min: number, max: number, label: string, fallback: number) =>
   z
@@ -143,7 +144,7 @@ const secret = (label: string) => {
   return schema;
 };
 
-export const WidgetIdentitySchema = z.object({
+const WidgetIdentitySchema = z.object({
   name: text(WIDGET_NAME_MAX, 'The name').trim().min(1, 'The name is required.').default('Omnibot'),
   description: text(WIDGET_DESCRIPTION_MAX, 'The description').default(
     'This is a default bot. Change me.limit only to 165 characters',
@@ -156,22 +157,22 @@ export const WidgetIdentitySchema = z.object({
   avatarUri: url(),
 });
 
-export const WidgetLanguageSchema = z.object({
+const WidgetLanguageSchema = z.object({
   default_language: language('en'),
   fallback_language: language('en'),
   autoTranslate: flag(false),
   autoAgentTranslate: flag(false),
 });
 
-export const WidgetMenuItemSchema = z.object({
+const WidgetMenuItemSchema = z.object({
   label: text(WIDGET_LABEL_MAX, 'A menu label').trim().min(1, 'A menu item needs a label.'),
   text: text(WIDGET_TEXT_MAX, 'A menu text').trim().min(1, 'A menu item needs the text it sends.'),
 });
 
-export const DEFAULT_WELCOME_TEXT = "Hi! I'm your smart virtual assistant. How can I help you today?";
-export const DEFAULT_START_SUGGESTIONS = ['What can you do?', 'How can I contact you?'] as const;
+const DEFAULT_WELCOME_TEXT = "Hi! I'm your smart virtual assistant. How can I help you today?";
+const DEFAULT_START_SUGGESTIONS = ['What can you do?', 'How can I contact you?'] as const;
 
-export const WidgetWelcomeSchema = z.object({
+const WidgetWelcomeSchema = z.object({
   welcomeText: text(WIDGET_TEXT_MAX, 'The welcome text').default(DEFAULT_WELCOME_TEXT),
   welcomeText_enabled: flag(false),
   welcomeMenu: z
@@ -189,7 +190,7 @@ export const WidgetWelcomeSchema = z.object({
     .default([...DEFAULT_START_SUGGESTIONS]),
 });
 
-export const WidgetBehaviourSchema = z.object({
+const WidgetBehaviourSchema = z.object({
   consoleLog: flag(true),
   sessionStorage: flag(true),
   botExternal: flag(true),
@@ -203,7 +204,7 @@ export const WidgetBehaviourSchema = z.object({
   voice: z.enum(VOICES, `The voice is one of: ${VOICES.join(', ')}.`).default('native'),
 });
 
-export const WidgetEnginesSchema = z.object({
+const WidgetEnginesSchema = z.object({
   bot_or_agent: z.enum(['bot', 'agent'], 'bot_or_agent is bot or agent.').default('bot'),
   botEngine: z.enum(BOT_ENGINES, `The bot engine is one of: ${BOT_ENGINES.join(', ')}.`).default('builtin'),
   translateEngine: z
@@ -227,14 +228,14 @@ export const WidgetEnginesSchema = z.object({
   ),
 });
 
-export const WidgetBubbleColoursSchema = z.object({
+const WidgetBubbleColoursSchema = z.object({
   backgroundColor: colour('#f1f3f5'),
   backgroundColorDark: colour('#2c2e33'),
   textColor: colour('#1a1b1e'),
   textColorDark: colour('#f1f3f5'),
 });
 
-export const WidgetAppearanceSchema = z.object({
+const WidgetAppearanceSchema = z.object({
   colorScheme: z.enum(['auto', 'light', 'dark'], 'The colour scheme is auto, light or dark.').default('auto'),
   backgroundColor: colour('#ffffff'),
   backgroundColorDark: colour('#1a1b1e'),
@@ -264,9 +265,9 @@ export const WidgetAppearanceSchema = z.object({
 });
 
 /** The default disclaimer names what the default patterns mask (see maskingDisclaimer). */
-export const DEFAULT_DISCLAIMER = maskingDisclaimer(DEFAULT_MASK_PATTERNS);
+const DEFAULT_DISCLAIMER = maskingDisclaimer(DEFAULT_MASK_PATTERNS);
 
-export const WidgetFeedbackSchema = z.object({
+const WidgetFeedbackSchema = z.object({
   enableComment: flag(true),
   button1Text: text(WIDGET_LABEL_MAX, 'A feedback button text').default('Helpful'),
   button2Text: text(WIDGET_LABEL_MAX, 'A feedback button text').default('Not sure'),
@@ -274,7 +275,7 @@ export const WidgetFeedbackSchema = z.object({
   disclaimer: text(WIDGET_TEXT_MAX, 'The disclaimer').default(DEFAULT_DISCLAIMER),
 });
 
-export const WidgetTitlesSchema = z.object({
+const WidgetTitlesSchema = z.object({
   muteTitle: text(WIDGET_LABEL_MAX, 'A title').default('Mute'),
   unMuteTitle: text(WIDGET_LABEL_MAX, 'A title').default('Unmute'),
   inputTitle: text(WIDGET_LABEL_MAX, 'A title').default('Message'),
@@ -283,7 +284,7 @@ export const WidgetTitlesSchema = z.object({
   recognitionUnavailable: text(WIDGET_LABEL_MAX, 'A title').default('Speech recognition is not available'),
 });
 
-export const WidgetMaskingSchema = z.object({
+const WidgetMaskingSchema = z.object({
   enableMasking: flag(false),
   maskCharacter: safeString()
     .refine((value) => [...value].length === 1, 'The mask character is exactly one character.')
@@ -294,7 +295,7 @@ export const WidgetMaskingSchema = z.object({
     .default(DEFAULT_MASK_PATTERNS.map((pattern) => ({ ...pattern }))),
 });
 
-export const WidgetLauncherSchema = z.object({
+const WidgetLauncherSchema = z.object({
   enableLauncher: flag(true),
   position: z.enum(['right', 'left'], 'The launcher position is right or left.').default('right'),
   positionPct: boundedNumber(0, 50, 'The launcher offset (percent)', 2),
@@ -319,12 +320,12 @@ export const WidgetLauncherSchema = z.object({
   closeText: text(WIDGET_LABEL_MAX, 'The launcher close text').default('Virtual Assistant'),
 });
 
-export const WidgetWindowSchema = z.object({
+const WidgetWindowSchema = z.object({
   width: boundedInt(280, 1200, 'The window width (px)', WIDGET_WINDOW_WIDTH_DEFAULT),
   height: boundedInt(400, 1600, 'The window height (px)', WIDGET_WINDOW_HEIGHT_DEFAULT),
 });
 
-export const WidgetInstallSchema = z.object({
+const WidgetInstallSchema = z.object({
   allowedOrigins: z
     .array(OriginSchema)
     .max(WIDGET_ALLOWED_ORIGINS_MAX, `At most ${WIDGET_ALLOWED_ORIGINS_MAX} allowed origins.`)
@@ -337,7 +338,7 @@ const temperature = () => boundedNumber(0, 2, 'temperature', MODEL_TEMPERATURE_D
 const identifierText = (label: string) => text(WIDGET_LABEL_MAX * 2, label);
 const identifier = (label: string) => identifierText(label).default('');
 
-export const WidgetDialogflowAgentSchema = z.object({
+const WidgetDialogflowAgentSchema = z.object({
   agentName: text(WIDGET_LABEL_MAX, 'The agent name').trim().min(1, 'An agent needs a name.'),
   agentId: identifier('The agent id'),
   agentImage: url(),
@@ -347,7 +348,7 @@ export const WidgetDialogflowAgentSchema = z.object({
   appendLanguageToCalltype: flag(false),
 });
 
-export const WidgetGoogleSchema = z.object({
+const WidgetGoogleSchema = z.object({
   url: url(),
   feedback_url: url(),
   translate_url: url(),
@@ -358,7 +359,7 @@ export const WidgetGoogleSchema = z.object({
   serviceAccountKey: secret('The service account key'),
 });
 
-export const WidgetAwsSchema = z.object({
+const WidgetAwsSchema = z.object({
   key: secret('The AWS access key'),
   secret: secret('The AWS secret key'),
   region: identifierText('The AWS region')
@@ -403,14 +404,14 @@ export const WidgetAwsSchema = z.object({
     .prefault({}),
 });
 
-export const WidgetGenesysSchema = z.object({
+const WidgetGenesysSchema = z.object({
   SERVER_URL: url(),
   DEPLOYMENT_ID: identifier('The deployment id'),
   clientId: identifier('The client id'),
   clientSecret: secret('The client secret'),
 });
 
-export const WidgetOpenAiSchema = z.object({
+const WidgetOpenAiSchema = z.object({
   url: url(),
   model: identifier('The model'),
   max_tokens: maxTokens(),
@@ -419,12 +420,12 @@ export const WidgetOpenAiSchema = z.object({
 });
 
 /** A LibreTranslate server the translate engine `libretranslate` calls (its /detect and /translate). */
-export const WidgetLibreTranslateSchema = z.object({
+const WidgetLibreTranslateSchema = z.object({
   url: url(),
   apiKey: secret('The LibreTranslate API key'),
 });
 
-export const WidgetGeojsSchema = z.object({ ip: url(), country: url(), geo: url() });
+const WidgetGeojsSchema = z.object({ ip: url(), country: url(), geo: url() });
 
 /** The whole configuration of a bot and its widget; `WidgetConfigSchema.parse({})` is the default configuration. */
 export const WidgetConfigSchema = z.object({

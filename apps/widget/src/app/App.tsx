@@ -1,10 +1,14 @@
-import type { PublicWidgetConfig } from '@omnibot/contracts';
+import {
+  PROTOCOL_SOURCE,
+  parseHostMessage,
+  parsePreviewMessage,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
 import { useEffect, useState } from 'react';
-import { PROTOCOL_SOURCE, parseHostMessage, parsePreviewMessage } from '../protocol';
 import { fetchConfig } from './api';
 import { TranslatedChat } from './translated-texts';
 
-export interface AppProps {
+interface AppProps {
   /** The server the config and answers come from (the iframe's own origin in production). */
   apiBase: string;
   botId: string;

@@ -1,13 +1,13 @@
-import type {
-  FeedbackBody,
-  IntentBody,
-  IntentMessage,
-  IntentReply,
-  IntentSource,
-  PublicWidgetConfig,
-  TtsBody,
+import {
+  createSseParser,
+  type FeedbackBody,
+  type IntentBody,
+  type IntentMessage,
+  type IntentReply,
+  type IntentSource,
+  type PublicWidgetConfig,
+  type TtsBody,
 } from '@omnibot/contracts';
-import { createSseParser } from './sse';
 
 /** A refused or failed call: the HTTP status (0 when the server was unreachable) and the server's code. */
 export class ApiError extends Error {
@@ -84,7 +84,7 @@ function sourceOf(value: unknown): IntentSource | null {
 }
 
 /** The server's reply checked field by field; null when it is not an IntentReply. */
-export function readReply(body: unknown): IntentReply | null {
+function readReply(body: unknown): IntentReply | null {
   const fields = fieldsOf(body);
   const visitorMessage = messageOf(fields.visitorMessage);
   if (typeof fields.conversationToken !== 'string' || visitorMessage === null) return null;
@@ -104,7 +104,7 @@ export function readReply(body: unknown): IntentReply | null {
 }
 
 /** What a streamed answer reports before its reply arrives. */
-export interface IntentProgress {
+interface IntentProgress {
   /** The conversation token and the visitor's message as the server stored it (masked when masking is on). */
   onConversation?: (conversationToken: string, visitorMessage: IntentMessage) => void;
   /** More of the answer's text. */

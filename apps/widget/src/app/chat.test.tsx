@@ -1,7 +1,6 @@
-import type { WidgetConfigInput } from '@omnibot/contracts';
+import { PROTOCOL_SOURCE, type WidgetConfigInput } from '@omnibot/contracts';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_SOURCE } from '../protocol';
 import { fromHost, HOST, renderEmbedded } from '../test/embedded-app';
 import { startWidgetServer, type Answer, type TestBot, type WidgetServer } from '../test/widget-server';
 import { App } from './App';

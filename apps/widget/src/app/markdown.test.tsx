@@ -1,7 +1,7 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XSS_PAYLOADS } from '../test/xss-payloads';
-import { Markdown, safeHref } from './markdown';
+import { Markdown, safeHref, safeImage } from './markdown';
 
 afterEach(cleanup);
 
@@ -75,5 +75,15 @@ describe('the Markdown renderer', () => {
     expect(safeHref('\u0000javascript:alert(1)')).toBeNull();
     expect(safeHref('data:text/html,x')).toBeNull();
     expect(safeHref('/local')).toBeNull();
+  });
+
+  it('takes only absolute http and https URLs as images', () => {
+    expect(safeImage('https://cdn.example/a b.png')).toBe('https://cdn.example/a%20b.png');
+    expect(safeImage('http://cdn.example/tone.mp3')).toBe('http://cdn.example/tone.mp3');
+    expect(safeImage('data:image/svg+xml,<svg onload=alert(1)>')).toBeNull();
+    expect(safeImage('javascript:alert(1)')).toBeNull();
+    expect(safeImage('mailto:a@b.example')).toBeNull();
+    expect(safeImage('/avatar.png')).toBeNull();
+    expect(safeImage('')).toBeNull();
   });
 });

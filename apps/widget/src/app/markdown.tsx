@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** Link schemes a bot message may use; any other link is shown as its text only. */
-export const SAFE_LINK_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'] as const;
+const SAFE_LINK_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'] as const;
 
 const INLINE_DEPTH_MAX = 4;
 
@@ -10,6 +10,13 @@ export function safeHref(raw: string): string | null {
   if (!URL.canParse(raw)) return null;
   const url = new URL(raw);
   return (SAFE_LINK_PROTOCOLS as readonly string[]).includes(url.protocol) ? url.href : null;
+}
+
+/** An image URL from the configuration when it is http(s); anything else draws no image. */
+export function safeImage(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const { protocol, href } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:' ? href : null;
 }
 
 // Inline code, bold, italic, [text](url), bare http(s) URLs and citations [n], in that order of precedence.
@@ -63,7 +70,7 @@ const HEADING = /^\s{0,3}#{1,6}\s+(.*)$/;
 const FENCE = /^\s*```/;
 
 /** Splits Markdown text into paragraphs, lists and fenced code blocks. */
-export function blocksOf(text: string): Block[] {
+function blocksOf(text: string): Block[] {
   const blocks: Block[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let index = 0;

@@ -1,9 +1,13 @@
-import { WidgetConfigSchema, publicWidgetConfig, type WidgetConfigInput } from '@omnibot/contracts';
+import {
+  PROTOCOL_SOURCE,
+  WidgetConfigSchema,
+  publicWidgetConfig,
+  type WidgetConfigInput,
+} from '@omnibot/contracts';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_SOURCE } from '../protocol';
 import { App } from './App';
-import { PREVIEW_NOTE } from './chat';
+import { PREVIEW_NOTE } from './use-answer-stream';
 
 afterEach(cleanup);
 

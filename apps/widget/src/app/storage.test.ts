@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from './chat-types';
-import { SAVED_CHAT_MAX } from '../protocol';
+import { SAVED_CHAT_MAX } from '@omnibot/contracts';
 import { loadChat, readSavedChat, saveChat, savedChatText } from './storage';
 
 afterEach(() => sessionStorage.clear());

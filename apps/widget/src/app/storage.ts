@@ -1,12 +1,11 @@
-import type { IntentSource } from '@omnibot/contracts';
-import { SAVED_CHAT_MAX, storageWarning } from '../protocol';
+import { SAVED_CHAT_MAX, storageWarning, type IntentSource } from '@omnibot/contracts';
 import type { ChatMessage } from './chat-types';
 
 /**
  * What survives a page load when the bot keeps conversations: in the host page's sessionStorage through the loader,
  * or in the frame's own when it is opened on its own.
  */
-export interface SavedChat {
+interface SavedChat {
   conversationToken?: string;
   language?: string;
   messages: ChatMessage[];

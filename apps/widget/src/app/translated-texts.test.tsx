@@ -1,7 +1,6 @@
-import type { WidgetConfigInput } from '@omnibot/contracts';
+import { PROTOCOL_SOURCE, type WidgetConfigInput } from '@omnibot/contracts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_SOURCE } from '../protocol';
 import { fromHost, renderEmbedded } from '../test/embedded-app';
 import { startWidgetServer, type TestBot, type WidgetServer } from '../test/widget-server';
 import { readWidgetTexts } from './translated-texts';

@@ -48,7 +48,7 @@ export function readWidgetTexts(body: unknown): WidgetTexts | null {
 }
 
 /** The bot's own texts in `language`, or null when the server has none translated (or cannot be reached). */
-export async function fetchWidgetTexts(
+async function fetchWidgetTexts(
   apiBase: string,
   botId: string,
   language: string,
@@ -64,7 +64,7 @@ export async function fetchWidgetTexts(
  * language while the bot translates automatically; the configured texts in the bot's own language, until the
  * translation arrives, and when it cannot be had.
  */
-export function useTranslatedConfig(
+function useTranslatedConfig(
   config: PublicWidgetConfig,
   options: { apiBase: string; botId: string; language: string | null; enabled: boolean },
 ): PublicWidgetConfig {

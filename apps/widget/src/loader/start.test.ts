@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_SOURCE } from '../protocol';
-import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
+import { PROTOCOL_SOURCE, WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { startConfigServer, type ConfigServer } from '../test/config-server';
 import { chatStorageKey, notAllowedWarning, startLoader, type OmnibotApi } from './start';
 

@@ -1,12 +1,17 @@
-import type { PublicWidgetConfig } from '@omnibot/contracts';
-import { PROTOCOL_SOURCE, parseFrameMessage, storageWarning, type HostToFrameMessage } from '../protocol';
+import {
+  PROTOCOL_SOURCE,
+  parseFrameMessage,
+  storageWarning,
+  type HostToFrameMessage,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
 import type { LoaderBoot } from './boot';
 
 /** Below this viewport width the chat window covers the whole screen. */
-export const FULL_SCREEN_BELOW_PX = 768;
+const FULL_SCREEN_BELOW_PX = 768;
 
-export const WIDGET_EVENTS = ['open', 'close', 'message', 'handover'] as const;
-export type WidgetEvent = (typeof WIDGET_EVENTS)[number];
+const WIDGET_EVENTS = ['open', 'close', 'message', 'handover'] as const;
+type WidgetEvent = (typeof WIDGET_EVENTS)[number];
 
 type Listener = (detail?: unknown) => void;
 
@@ -41,10 +46,7 @@ const STYLE =
  * The script's bot id (data-bot, else the `bot` of its URL) and the origin it was served from (the server the chat
  * app and config come from).
  */
-export function scriptTarget(
-  script: Element | null,
-  baseUrl: string,
-): { botId: string; origin: string } | null {
+function scriptTarget(script: Element | null, baseUrl: string): { botId: string; origin: string } | null {
   const src = script?.getAttribute('src') ?? '';
   if (!URL.canParse(src, baseUrl)) return null;
   const url = new URL(src, baseUrl);

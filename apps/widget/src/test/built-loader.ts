@@ -30,7 +30,7 @@ export async function buildLoader(): Promise<string> {
 export const gzipBytes = (text: string) => gzipSync(text, { level: 9 }).length;
 
 /** The boot JSON escaped as the server writes it: valid inside a single- or double-quoted JS string. */
-export function escapeBoot(json: string): string {
+function escapeBoot(json: string): string {
   return json.replace(
     /[\\'"<\u2028\u2029]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -38,7 +38,7 @@ export function escapeBoot(json: string): string {
 }
 
 /** The origin of the host page `loadHostPage` loads. */
-export const HOST_PAGE_ORIGIN = 'http://host.example';
+const HOST_PAGE_ORIGIN = 'http://host.example';
 
 export interface LoaderServer {
   origin: string;
@@ -88,7 +88,7 @@ export async function startLoaderServer(
   };
 }
 
-export interface HostPage {
+interface HostPage {
   /** The launcher's accessible name. */
   label: string | null;
   info: string | null;

@@ -1,8 +1,7 @@
-import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
+import { PROTOCOL_SOURCE, WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { act, render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { App } from '../app/App';
-import { PROTOCOL_SOURCE } from '../protocol';
 import type { WidgetServer } from './widget-server';
 
 /** The host page the embedded chat believes it is on. */

@@ -52,7 +52,7 @@ export interface TestBot {
   ttsStatus?: number;
 }
 
-export interface RecordedCall {
+interface RecordedCall {
   method: string;
   path: string;
   accept: string;

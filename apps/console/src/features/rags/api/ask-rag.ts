@@ -3,10 +3,10 @@ import {
   AnswerDeltaSchema,
   type AnswerResult,
   AnswerResultSchema,
+  createSseParser,
   ERROR_CATALOGUE,
 } from '@omnibot/contracts';
 import { ApiError, errorFrom } from '../../../lib/api-client';
-import { createSseParser } from '../utils/sse';
 
 export interface AskHandlers {
   /** A piece of answer text to append. */

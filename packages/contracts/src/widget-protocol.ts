@@ -1,10 +1,15 @@
-import type { PublicWidgetConfig } from '@omnibot/contracts';
+// Without zod, so the widget's loader (budgeted in size) and chat parse messages without the schema library.
+import { isLanguageCode } from './language-code';
+import type { PublicWidgetConfig } from './widget-config';
 
 /** Every message between the loader and the chat iframe carries this marker; anything without it is ignored. */
 export const PROTOCOL_SOURCE = 'omnibot-widget';
 
-/** The longest text a visitor may send; the server refuses longer texts too. */
-export const MESSAGE_TEXT_MAX = 4000;
+/**
+ * The longest text a visitor may send (typed, posted by the host page), have translated or have read aloud; the
+ * server refuses longer with 413.
+ */
+export const VISITOR_TEXT_MAX = 4000;
 
 /** The longest message text the iframe reports to the host page (bot answers may exceed a visitor's limit). */
 export const EVENT_TEXT_MAX = 20_000;
@@ -16,9 +21,7 @@ export const storageWarning = (reason: string) =>
 /** The longest saved conversation (JSON text) the frame hands the loader to keep across page loads. */
 export const SAVED_CHAT_MAX = 1_000_000;
 
-const LANGUAGE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
-
-export type LanguageCode = PublicWidgetConfig['language']['default_language'];
+type LanguageCode = PublicWidgetConfig['language']['default_language'];
 
 /** What the loader (host page) tells the chat iframe. */
 export type HostToFrameMessage =
@@ -31,7 +34,7 @@ export type HostToFrameMessage =
    */
   | { source: typeof PROTOCOL_SOURCE; type: 'init'; config: PublicWidgetConfig; chat: string | null };
 
-export type ChatRole = 'user' | 'bot';
+type ChatRole = 'user' | 'bot';
 
 /** What the chat iframe tells the loader (host page). */
 export type FrameToHostMessage =
@@ -60,7 +63,7 @@ function hasOnlyKeys(fields: Fields, keys: string[]): boolean {
   return Object.keys(fields).every((key) => key === 'source' || key === 'type' || keys.includes(key));
 }
 
-const isText = (value: unknown, max = MESSAGE_TEXT_MAX): value is string =>
+const isText = (value: unknown, max = VISITOR_TEXT_MAX): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
 
 // A saved conversation is a JSON object's text; the frame reads its fields one by one when it loads it.
@@ -76,10 +79,7 @@ export function parseHostMessage(data: unknown): HostToFrameMessage | null {
         ? { source: PROTOCOL_SOURCE, type: 'send', text: fields.text }
         : null;
     case 'setLanguage':
-      return hasOnlyKeys(fields, ['language']) &&
-        typeof fields.language === 'string' &&
-        fields.language.length <= 35 &&
-        LANGUAGE.test(fields.language)
+      return hasOnlyKeys(fields, ['language']) && isLanguageCode(fields.language)
         ? { source: PROTOCOL_SOURCE, type: 'setLanguage', language: fields.language }
         : null;
     case 'opened':
@@ -122,7 +122,7 @@ export function parseFrameMessage(data: unknown): FrameToHostMessage | null {
 }
 
 /** What the console's live preview posts to a widget opened with `?preview=1`. */
-export interface PreviewConfigMessage {
+interface PreviewConfigMessage {
   source: typeof PROTOCOL_SOURCE;
   type: 'previewConfig';
   config: PublicWidgetConfig;

@@ -1,14 +1,14 @@
-import { WidgetConfigSchema, publicWidgetConfig } from '@omnibot/contracts';
 import { describe, expect, it } from 'vitest';
+import { WidgetConfigSchema, publicWidgetConfig } from './widget-config';
 import {
   EVENT_TEXT_MAX,
-  MESSAGE_TEXT_MAX,
   PROTOCOL_SOURCE,
   SAVED_CHAT_MAX,
+  VISITOR_TEXT_MAX,
   parseFrameMessage,
   parseHostMessage,
   parsePreviewMessage,
-} from './protocol';
+} from './widget-protocol';
 
 const source = PROTOCOL_SOURCE;
 
@@ -62,7 +62,7 @@ describe('messages from the host page', () => {
   it.each([
     { source, type: 'opened' },
     { source, type: 'send', text: 'Where is my order?' },
-    { source, type: 'send', text: 'x'.repeat(MESSAGE_TEXT_MAX) },
+    { source, type: 'send', text: 'x'.repeat(VISITOR_TEXT_MAX) },
     { source, type: 'setLanguage', language: 'pt-BR' },
     { source, type: 'init', config: publicWidgetConfig(WidgetConfigSchema.parse({})), chat: null },
     {
@@ -80,7 +80,7 @@ describe('messages from the host page', () => {
     { source, type: 'ready' },
     { source, type: 'send' },
     { source, type: 'send', text: '' },
-    { source, type: 'send', text: 'x'.repeat(MESSAGE_TEXT_MAX + 1) },
+    { source, type: 'send', text: 'x'.repeat(VISITOR_TEXT_MAX + 1) },
     { source, type: 'send', text: ['Hi'] },
     { source, type: 'send', text: 'Hi', botId: 'other' },
     { source, type: 'setLanguage', language: 'English' },

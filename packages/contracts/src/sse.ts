@@ -1,3 +1,4 @@
+// Without zod, so the widget's chat reads its answer stream without carrying the schema library.
 /** One server-sent event: its name ('message' when unnamed) and its data lines joined with newlines. */
 export interface SseEvent {
   event: string;

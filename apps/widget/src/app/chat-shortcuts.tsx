@@ -1,0 +1,35 @@
+import type { PublicWidgetConfig } from '@omnibot/contracts';
+import { ChipMenu } from './chip-menu';
+import { TALK_TO_AGENT } from './message-bubble';
+
+interface ChatShortcutsProps {
+  config: PublicWidgetConfig;
+  /** The start suggestions are offered (until the visitor has written). */
+  suggesting: boolean;
+  onSend: (text: string) => void;
+  onHandover: () => void;
+}
+
+/** What the visitor can pick instead of writing: the start suggestions and, with live agents, "Talk to an agent". */
+export function ChatShortcuts({ config, suggesting, onSend, onHandover }: ChatShortcutsProps) {
+  const suggestions = config.welcome.start_suggestions;
+  return (
+    <>
+      {suggesting && suggestions.length > 0 && (
+        <ChipMenu
+          className="ob-suggestions"
+          label="Suggestions"
+          chips={suggestions.map((suggestion) => ({ label: suggestion, text: suggestion }))}
+          onPick={onSend}
+        />
+      )}
+      {config.liveAgent.enabled && (
+        <div className="ob-actions">
+          <button type="button" className="ob-link-button" onClick={onHandover}>
+            {TALK_TO_AGENT}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
