@@ -122,7 +122,7 @@ export function parseFrameMessage(data: unknown): FrameToHostMessage | null {
 }
 
 /** What the console's live preview posts to a widget opened with `?preview=1`. */
-interface PreviewConfigMessage {
+export interface PreviewConfigMessage {
   source: typeof PROTOCOL_SOURCE;
   type: 'previewConfig';
   config: PublicWidgetConfig;

@@ -1,4 +1,10 @@
-import { KnowledgeBaseSchema, KnowledgeSourceSchema, ModelSchema, PromptSchema } from '@omnibot/contracts';
+import {
+  createSseParser,
+  KnowledgeBaseSchema,
+  KnowledgeSourceSchema,
+  ModelSchema,
+  PromptSchema,
+} from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { indexes, indexKnowledgeBases, knowledgeSources } from '../../db/schema';
@@ -109,18 +115,13 @@ export interface StreamedEvent {
 
 /** The Server-Sent Events of a response body, in order. */
 export function parseEvents(body: string): StreamedEvent[] {
-  return body
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { event, data: JSON.parse(data) as unknown };
-    });
+  const events: StreamedEvent[] = [];
+  const parser = createSseParser(({ event, data }) =>
+    events.push({ event, data: JSON.parse(data) as unknown }),
+  );
+  parser.push(body);
+  parser.end();
+  return events;
 }
 
 /** The text a stream showed: its delta events joined in order. */

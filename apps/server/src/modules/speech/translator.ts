@@ -1,4 +1,4 @@
-import { LANGUAGE_CODE } from '@omnibot/contracts';
+import { isLanguageCode, primaryLanguageOf } from '@omnibot/contracts';
 import { z } from 'zod';
 import { type GuardedFetch, FetchError } from '../../lib/guarded-http/guarded-fetch';
 import { type ChatModel, ProviderError } from '../models/providers';
@@ -31,9 +31,6 @@ const unchanged = (request: TranslationRequest, detected: string): Translation =
   text: request.text,
 });
 
-/** The primary language of a code, lower case: `pt-BR` and `pt_br` are both `pt`. */
-const primaryOf = (code: string) => code.toLowerCase().split(/[-_]/u)[0] ?? code;
-
 /** A language code a provider sent, normalised (`EN` -> `en`, `pt_br` -> `pt-BR`); null when it is not one. */
 export function normaliseLanguage(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -42,7 +39,7 @@ export function normaliseLanguage(value: unknown): string | null {
     first.toLowerCase(),
     ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part)),
   ].join('-');
-  return code.length <= 35 && LANGUAGE_CODE.test(code) ? code : null;
+  return isLanguageCode(code) ? code : null;
 }
 
 const CHAT_TRANSLATION_MAX_TOKENS = 4096;
@@ -94,7 +91,7 @@ export function chatTranslator(chat: ChatModel): Translator {
           'The chat model did not answer with a language code in the expected JSON form.',
         );
       }
-      if (request.target === null || primaryOf(detected) === primaryOf(request.target)) {
+      if (request.target === null || primaryLanguageOf(detected) === primaryLanguageOf(request.target)) {
         return unchanged(request, detected);
       }
       const translated = parsed.text?.trim() ?? '';
@@ -193,7 +190,8 @@ export function libreTranslator(fetch: GuardedFetch, settings: LibreTranslateSet
         // Servers before detectedLanguage was part of the answer are asked separately.
         const reported = normaliseLanguage(answer.data.detectedLanguage?.language ?? request.source);
         const detected = reported ?? (await detect(request));
-        if (primaryOf(detected) === primaryOf(request.target)) return unchanged(request, detected);
+        if (primaryLanguageOf(detected) === primaryLanguageOf(request.target))
+          return unchanged(request, detected);
         return { detected, text: answer.data.translatedText };
       } catch (error) {
         throw libreError(error, host);

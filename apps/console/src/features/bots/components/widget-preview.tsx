@@ -1,20 +1,19 @@
 import { Card, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import type { PublicWidgetConfig } from '@omnibot/contracts';
+import {
+  parseFrameMessage,
+  PROTOCOL_SOURCE,
+  type PreviewConfigMessage,
+  type PublicWidgetConfig,
+} from '@omnibot/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { botPaths } from '../utils/bot-paths';
 
-/** The marker of every message between the console and the widget iframe. */
-const WIDGET_MESSAGE_SOURCE = 'omnibot-widget';
 /** Typing pauses this long before the preview is redrawn, so it follows the form without a redraw per key. */
 const PREVIEW_DEBOUNCE_MS = 150;
 
 export type PreviewColorScheme = 'light' | 'dark';
 
-const isReadyMessage = (data: unknown) =>
-  typeof data === 'object' &&
-  data !== null &&
-  (data as Record<string, unknown>).source === WIDGET_MESSAGE_SOURCE &&
-  (data as Record<string, unknown>).type === 'ready';
+const isReadyMessage = (data: unknown) => parseFrameMessage(data)?.type === 'ready';
 
 interface WidgetPreviewProps {
   botId: string;
@@ -47,15 +46,13 @@ export function WidgetPreview({ botId, config, colorScheme, onColorSchemeChange 
   useEffect(() => {
     if (!isReady || payload === null) return;
     const timer = window.setTimeout(() => {
-      frame.current?.contentWindow?.postMessage(
-        {
-          source: WIDGET_MESSAGE_SOURCE,
-          type: 'previewConfig',
-          config: JSON.parse(payload) as PublicWidgetConfig,
-          colorScheme,
-        },
-        window.location.origin,
-      );
+      const message: PreviewConfigMessage = {
+        source: PROTOCOL_SOURCE,
+        type: 'previewConfig',
+        config: JSON.parse(payload) as PublicWidgetConfig,
+        colorScheme,
+      };
+      frame.current?.contentWindow?.postMessage(message, window.location.origin);
     }, PREVIEW_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [isReady, payload, colorScheme]);
