@@ -171,6 +171,15 @@ export const WIDGET_ERRORS = {
   'tts/provider-error': 'The speech service failed.',
 } as const;
 
+/** Refusals of hand-over to a person: the visitor's side and the agent inbox. */
+export const LIVE_AGENT_ERRORS = {
+  'handover/not-offered': 'This bot does not hand over to a person.',
+  'handover/closed': 'This conversation has ended; start a new one.',
+  'inbox/already-claimed': 'Another agent already answers this conversation.',
+  'inbox/not-waiting': 'This conversation is not waiting for a person.',
+  'inbox/not-yours': 'You do not answer this conversation; claim it first.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -194,6 +203,7 @@ export type ErrorCode =
   | keyof typeof BOT_TEST_ERRORS
   | keyof typeof BOT_TEMPLATE_ERRORS
   | keyof typeof INTEGRATION_ERRORS
+  | keyof typeof LIVE_AGENT_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -223,6 +233,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...BOT_TEST_ERRORS,
   ...BOT_TEMPLATE_ERRORS,
   ...INTEGRATION_ERRORS,
+  ...LIVE_AGENT_ERRORS,
   ...CLIENT_ERRORS,
 };
 

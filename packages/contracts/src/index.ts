@@ -25,3 +25,4 @@ export * from './widget-texts';
 export * from './language-code';
 export * from './links';
 export * from './sse';
+export * from './live-agents';

@@ -28,7 +28,8 @@ export const MODEL_TEMPERATURE_DEFAULT = 0.7;
 export const BOT_ENGINES = ['builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock'] as const;
 export type BotEngine = (typeof BOT_ENGINES)[number];
 const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
-const LIVE_AGENT_PROVIDERS = ['genesys', 'connect'] as const;
+/** Where a conversation handed to a person goes: the built-in agent inbox, Genesys Cloud or Amazon Connect. */
+export const LIVE_AGENT_PROVIDERS = ['inbox', 'genesys', 'connect'] as const;
 const VOICES = ['native', 'server'] as const;
 
 /** Named colours accepted besides #rgb and #rrggbb; anything else is refused so no CSS can be smuggled in. */
@@ -214,6 +215,13 @@ const WidgetEnginesSchema = z.object({
     .enum(LIVE_AGENT_PROVIDERS, `The live-agent provider is one of: ${LIVE_AGENT_PROVIDERS.join(', ')}.`)
     .default('genesys'),
   enableliveagent: flag(false),
+  /** After this many fallback answers in a row the bot hands the conversation to a person; 0 never. */
+  handoverAfterFallbacks: z
+    .number('handoverAfterFallbacks is a number.')
+    .int('handoverAfterFallbacks is a whole number.')
+    .min(0, 'handoverAfterFallbacks is at least 0.')
+    .max(10, 'handoverAfterFallbacks is at most 10.')
+    .default(0),
   /** The RAG the builtin engine answers from; checked against the caller's tenant by the server. */
   rag_id: optionalId('RAG'),
   /** The chat model (from /model) the openai engine uses; checked against the caller's tenant by the server. */
