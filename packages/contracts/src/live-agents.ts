@@ -135,3 +135,14 @@ export type AgentMessageBody = z.input<typeof AgentMessageBodySchema>;
  */
 export const INBOX_EVENTS = ['changed', 'message', 'typing'] as const;
 export type InboxEvent = (typeof INBOX_EVENTS)[number];
+
+/**
+ * The inbox at a glance (signed in): whether any bot of the caller's organisation hands over to the inbox (the
+ * console shows the Inbox entry only then), how many conversations wait for a person, and how many the caller answers.
+ */
+export const InboxSummarySchema = z.object({
+  live_agents: z.boolean(),
+  queued: z.number().int(),
+  mine: z.number().int(),
+});
+export type InboxSummary = z.infer<typeof InboxSummarySchema>;
