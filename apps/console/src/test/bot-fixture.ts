@@ -32,11 +32,11 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
 export const botListOf = (items: Bot[], extra: Record<string, unknown> = {}) =>
   json(200, { items, total: items.length, page: 1, page_size: 100, ...extra });
 
-/** A user of a client organisation; with omnirag unless told otherwise. */
-export const botSession = (features: string[] = ['omnirag']): Session => ({
+/** A user of a client organisation, an administrator unless told otherwise; with omnirag unless told otherwise. */
+export const botSession = (features: string[] = ['omnirag'], role = 'administrator'): Session => ({
   tenantName: 'Acme',
   tenantType: '3',
-  profile: { role: 'administrator', tenant_id: 't-acme' },
+  profile: { role, tenant_id: 't-acme' },
   features,
   signOut: () => Promise.resolve(),
 });

@@ -69,6 +69,7 @@ describe('an agent reads bots, integrations, prompts and RAGs without the action
 
     renderRoute(<RagAddPage />, { path: '/rag/add', session: AGENT });
     expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the RAGs' })).toHaveAttribute('href', '/rag');
     noButton(/create rag/i);
   });
 

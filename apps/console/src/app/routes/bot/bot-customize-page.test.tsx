@@ -1,4 +1,4 @@
-import type { Bot } from '@omnibot/contracts';
+import { AGENT_READ_ONLY_MESSAGE, type Bot } from '@omnibot/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -240,5 +240,24 @@ describe('/bot/customize', () => {
       name: 'Shop assistant',
       config: { identity: { name: 'Shop assistant', botName: 'Shop assistant' } },
     });
+  });
+
+  it('shows an agent every section with its fields disabled and nothing to save', async () => {
+    const { fetchMock } = stubBots();
+    const user = userEvent.setup();
+    renderRoute(<CustomizePage />, {
+      path: `/bot/customize?bot_id=${BOT_ID}`,
+      session: botSession(['omnirag'], 'agent'),
+    });
+    const name = await screen.findByRole('textbox', { name: /^name/i });
+    expect(name).toHaveValue('Help bot');
+    expect(name).toBeDisabled();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+
+    // The sections still open, to read them.
+    await user.click(screen.getByRole('button', { name: 'Engines' }));
+    expect(await screen.findByRole('combobox', { name: /bot engine/i })).toBeDisabled();
+    expect(sentBodies(fetchMock, 'PATCH')).toEqual([]);
   });
 });

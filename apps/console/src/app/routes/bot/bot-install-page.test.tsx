@@ -1,4 +1,4 @@
-import type { Bot, BotOriginList } from '@omnibot/contracts';
+import { AGENT_READ_ONLY_MESSAGE, type Bot, type BotOriginList } from '@omnibot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -108,5 +108,41 @@ describe('/bot/install', () => {
     expect(await screen.findByRole('heading', { name: 'No bots yet' })).toBeInTheDocument();
     expect(screen.getByText(/copy its snippet into your website/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create bot' })).toBeInTheDocument();
+  });
+
+  it('shows an agent the snippet and the allowed origins, but nothing to add, remove, allow or save', async () => {
+    const base = makeBot();
+    stubBot(
+      makeBot({
+        config: {
+          ...base.config,
+          install: { ...base.config.install, allowedOrigins: ['https://www.example.com'] },
+        },
+      }),
+    );
+    renderRoute(<InstallPage />, {
+      path: `/bot/install?bot_id=${BOT_ID}`,
+      session: botSession(['omnirag'], 'agent'),
+    });
+    expect(await screen.findByLabelText('Install snippet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy snippet' })).toBeEnabled();
+    const allowed = screen.getByRole('list', { name: 'Allowed origins' });
+    expect(within(allowed).getByText('https://www.example.com')).toBeInTheDocument();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Recent origins' });
+    expect(within(table).getByText('https://shop.example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^remove|^add$|^allow$|save origins/i })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Origin to allow' })).toBeNull();
+  });
+
+  it('tells an agent there is no bot without offering to create one', async () => {
+    stubAuthApi({
+      signedIn: true,
+      handle: (method, path) => (path === '/v1/bots' && method === 'GET' ? botListOf([]) : undefined),
+    });
+    renderRoute(<InstallPage />, { path: '/bot/install', session: botSession(['omnirag'], 'agent') });
+    expect(await screen.findByRole('heading', { name: 'No bots yet' })).toBeInTheDocument();
+    expect(screen.getByText(/a user or an administrator creates them/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create bot' })).toBeNull();
   });
 });

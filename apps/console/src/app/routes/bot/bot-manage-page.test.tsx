@@ -164,4 +164,12 @@ describe('/bot/manage', () => {
       { name: 'Help desk', config: { identity: { name: 'Help desk', botName: 'Help desk' } } },
     ]);
   });
+
+  it('tells an agent there is no bot yet without offering to create one', async () => {
+    stubBots([]);
+    renderRoute(<ManagePage />, { path: '/bot/manage', session: botSession(['omnirag'], 'agent') });
+    expect(await screen.findByRole('heading', { name: 'No bots yet' })).toBeInTheDocument();
+    expect(screen.getByText(/a user or an administrator creates them/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create bot' })).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import type { Bot } from '@omnibot/contracts';
+import { AGENT_READ_ONLY_MESSAGE, type Bot } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -114,5 +114,32 @@ describe('/bot/config/message', () => {
       session: botSession(),
     });
     expect(await screen.findByText('Bot not found')).toBeInTheDocument();
+  });
+
+  it('shows an agent the welcome text and menus read-only, with nothing to add, remove or save', async () => {
+    const base = makeBot();
+    stubBot(
+      makeBot({
+        config: {
+          ...base.config,
+          welcome: {
+            ...base.config.welcome,
+            welcomeMenu: [{ label: 'Opening hours', text: 'When are you open?' }],
+          },
+        },
+      }),
+    );
+    renderRoute(<MessagePage />, {
+      path: `/bot/config/message?bot_id=${BOT_ID}`,
+      session: botSession(['omnirag'], 'agent'),
+    });
+    const label = await screen.findByRole('textbox', { name: 'Label (welcome item 1)' });
+    expect(label).toHaveValue('Opening hours');
+    expect(label).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: /^welcome text/i })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Remove welcome item 1' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Add welcome item' })).toBeDisabled();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { Bot } from '@omnibot/contracts';
+import { AGENT_READ_ONLY_MESSAGE, type Bot } from '@omnibot/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -106,5 +106,22 @@ describe('/bot/config/rag', () => {
     renderRoute(<RagPage />, { path: `/bot/config/rag?bot_id=${BOT_ID}`, session: botSession([]) });
     expect(screen.getByRole('heading', { name: 'Language RAG needs Omni RAG' })).toBeInTheDocument();
     expect(calls()).not.toContain(`GET ${PATH}`);
+  });
+
+  it('shows an agent the languages and the RAG read-only, with nothing to save', async () => {
+    const base = makeBot();
+    stubBot({
+      bot: makeBot({ config: { ...base.config, engines: { ...base.config.engines, rag_id: RAG_ID } } }),
+    });
+    renderRoute(<RagPage />, {
+      path: `/bot/config/rag?bot_id=${BOT_ID}`,
+      session: botSession(['omnirag'], 'agent'),
+    });
+    const rag = await screen.findByRole('combobox', { name: /the rag this bot answers from/i });
+    await waitFor(() => expect(rag).toHaveValue('Support answers'));
+    expect(rag).toBeDisabled();
+    expect(screen.getByRole('combobox', { name: /^default language/i })).toBeDisabled();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
   });
 });

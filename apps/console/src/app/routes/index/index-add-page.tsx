@@ -2,18 +2,19 @@ import { Alert, Stack } from '@mantine/core';
 import type { CreateIndexBody } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { notifySuccess } from '../../../components/ui/notify';
 import { PageHeader } from '../../../components/ui/page-header';
 import { errorMessage } from '../../../lib/error-message';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useCreateIndex } from '../../../features/indexes/api/indexes-api';
 import { IndexForm } from '../../../features/indexes/components/index-form';
 import { indexPaths } from '../../../features/indexes/utils/index-paths';
 import { DEFAULT_INDEX_VALUES } from '../../../features/indexes/utils/index-values';
 import { useIndexFormOptions } from './use-index-form-options';
 
-/** /index/add: a new index over some of the organisation's knowledge bases. */
-export function Component() {
+function IndexCreate() {
   const create = useCreateIndex();
   const navigate = useNavigate();
   const options = useIndexFormOptions();
@@ -25,6 +26,35 @@ export function Component() {
   };
 
   return (
+    <Stack gap="md">
+      {options.loadError && (
+        <Alert
+          color="red"
+          icon={<IconAlertCircle />}
+          role="alert"
+          title="Some choices could not be loaded"
+          maw={720}
+        >
+          {errorMessage(options.loadError)}
+        </Alert>
+      )}
+      <IndexForm
+        initialValues={DEFAULT_INDEX_VALUES}
+        knowledgeOptions={options.knowledgeOptions}
+        embeddingModels={options.embeddingModels}
+        submitLabel="Create index"
+        isSaving={create.isPending}
+        failureTitle="The index was not created"
+        onSubmit={onSubmit}
+      />
+    </Stack>
+  );
+}
+
+/** /index/add: a new index over some of the organisation's knowledge bases. */
+export function Component() {
+  const canConfigure = useCanConfigure();
+  return (
     <RequireMenuRoute route="/index">
       <Stack gap={0} w="100%">
         <PageHeader
@@ -32,28 +62,11 @@ export function Component() {
           description="Pick the knowledge bases to search and how to search them."
           back={{ to: indexPaths.list, label: 'Indexes' }}
         />
-        <Stack gap="md">
-          {options.loadError && (
-            <Alert
-              color="red"
-              icon={<IconAlertCircle />}
-              role="alert"
-              title="Some choices could not be loaded"
-              maw={720}
-            >
-              {errorMessage(options.loadError)}
-            </Alert>
-          )}
-          <IndexForm
-            initialValues={DEFAULT_INDEX_VALUES}
-            knowledgeOptions={options.knowledgeOptions}
-            embeddingModels={options.embeddingModels}
-            submitLabel="Create index"
-            isSaving={create.isPending}
-            failureTitle="The index was not created"
-            onSubmit={onSubmit}
-          />
-        </Stack>
+        {canConfigure ? (
+          <IndexCreate />
+        ) : (
+          <ReadOnlyNotice back={{ to: indexPaths.list, label: 'Back to the indexes' }} />
+        )}
       </Stack>
     </RequireMenuRoute>
   );

@@ -1,7 +1,9 @@
+import { AGENT_READ_ONLY_MESSAGE } from '@omnibot/contracts';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Session } from '../../../lib/session';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { fill } from '../../../test/fill';
 import {
@@ -11,8 +13,19 @@ import {
   KB_MANUALS,
   knowledgeFixture,
 } from '../../../test/index-fixture';
+import { renderRoute } from '../../../test/render';
 import { TestProviders } from '../../../test/test-providers';
 import { routes } from '../../router';
+import { Component as IndexAddPage } from './index-add-page';
+import { Component as IndexViewPage } from './index-view-page';
+
+const AGENT: Session = {
+  tenantName: 'Acme',
+  tenantType: '3',
+  profile: { role: 'agent', tenant_id: 't-acme' },
+  features: ['omnirag'],
+  signOut: () => Promise.resolve(),
+};
 
 interface FakeIndexesApi {
   knowledge?: unknown[];
@@ -208,5 +221,31 @@ describe('the index pages', () => {
     expect(
       patches.map(([, init]): unknown => (typeof init?.body === 'string' ? JSON.parse(init.body) : null)),
     ).toEqual([{ top_k: 8 }]);
+  });
+
+  it('/index/view shows an agent the settings read-only and keeps the retrieval test', async () => {
+    const { calls } = stubIndexesApi();
+    renderRoute(<IndexViewPage />, { path: `/index/view?id=${INDEX_ID}`, session: AGENT });
+    const name = await screen.findByRole('textbox', { name: /^name/i });
+    expect(name).toHaveValue('Support search');
+    expect(name).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /^Hybrid/ })).toBeChecked();
+    expect(screen.getByRole('radio', { name: /^Hybrid/ })).toBeDisabled();
+    expect(screen.getByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^save$|^delete$/i })).toBeNull();
+
+    const test = screen.getByRole('form', { name: 'Retrieval test' });
+    expect(within(test).getByRole('textbox', { name: /^query/i })).toBeEnabled();
+    expect(within(test).getByRole('button', { name: 'Test retrieval' })).toBeEnabled();
+    expect(calls().filter((call) => !call.startsWith('GET '))).toEqual([]);
+  });
+
+  it('/index/add tells an agent why there is no form and leads back to the indexes', async () => {
+    stubIndexesApi();
+    renderRoute(<IndexAddPage />, { path: '/index/add', session: AGENT });
+    expect(await screen.findByText(AGENT_READ_ONLY_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the indexes' })).toHaveAttribute('href', '/index');
+    expect(screen.queryByRole('textbox', { name: /^name/i })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create index' })).toBeNull();
   });
 });

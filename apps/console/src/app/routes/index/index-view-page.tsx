@@ -3,12 +3,14 @@ import type { CreateIndexBody } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { PageHeader } from '../../../components/ui/page-header';
 import { errorMessage } from '../../../lib/error-message';
+import { useCanConfigure } from '../../../lib/permissions';
 import {
   useDeleteIndex,
   useIndex,
@@ -34,6 +36,7 @@ function IndexView({ id }: { id: string }) {
   const vectorSearch = useVectorSearch();
   const options = useIndexFormOptions(index.data);
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
   // The form starts again from the stored index after each save, but not when polling brings new progress.
   const [savedCount, setSavedCount] = useState(0);
 
@@ -90,6 +93,7 @@ function IndexView({ id }: { id: string }) {
           </Alert>
         )}
         <EmbeddingProgress index={stored} vectorSearch={vectorSearch.data} />
+        {!canConfigure && <ReadOnlyNotice />}
         <IndexForm
           key={savedCount}
           initialValues={indexValuesOf(stored)}

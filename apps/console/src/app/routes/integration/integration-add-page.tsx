@@ -22,7 +22,7 @@ export function Component() {
         {canConfigure ? (
           <IntegrationForm onSaved={(saved) => void navigate(integrationPaths.view(saved.id))} />
         ) : (
-          <ReadOnlyNotice />
+          <ReadOnlyNotice back={{ to: integrationPaths.list, label: 'Back to the integrations' }} />
         )}
       </Stack>
     </RequireMenuRoute>

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import type { CreateKnowledgeBody } from '@omnibot/contracts';
 import { useNavigate } from 'react-router';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -8,11 +9,13 @@ import { useCreateKnowledgeBase } from '../../../features/knowledge/api/knowledg
 import { KnowledgeForm } from '../../../features/knowledge/components/knowledge-form';
 import { DEFAULT_KNOWLEDGE_VALUES } from '../../../features/knowledge/utils/knowledge-values';
 import { knowledgePaths } from '../../../features/knowledge/utils/knowledge-paths';
+import { useCanConfigure } from '../../../lib/permissions';
 
 /** /knowledge/add: a new knowledge base with the default chunking. */
 export function Component() {
   const create = useCreateKnowledgeBase();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
 
   const onSubmit = async (body: CreateKnowledgeBody) => {
     try {
@@ -34,12 +37,16 @@ export function Component() {
           description="Name it, pick the language of its documents, then add sources."
           back={{ to: knowledgePaths.list, label: 'Knowledge bases' }}
         />
-        <KnowledgeForm
-          initialValues={DEFAULT_KNOWLEDGE_VALUES}
-          submitLabel="Create knowledge base"
-          isSaving={create.isPending}
-          onSubmit={onSubmit}
-        />
+        {canConfigure ? (
+          <KnowledgeForm
+            initialValues={DEFAULT_KNOWLEDGE_VALUES}
+            submitLabel="Create knowledge base"
+            isSaving={create.isPending}
+            onSubmit={onSubmit}
+          />
+        ) : (
+          <ReadOnlyNotice back={{ to: knowledgePaths.list, label: 'Back to the knowledge bases' }} />
+        )}
       </Stack>
     </RequireMenuRoute>
   );

@@ -3,6 +3,7 @@ import type { CreateKnowledgeBody, KnowledgeSource } from '@omnibot/contracts';
 import { IconAlertCircle, IconStack2 } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
@@ -19,12 +20,14 @@ import { KnowledgeForm } from '../../../features/knowledge/components/knowledge-
 import { SourcesTable } from '../../../features/knowledge/components/sources-table';
 import { knowledgePaths } from '../../../features/knowledge/utils/knowledge-paths';
 import { languageOption } from '../../../features/knowledge/utils/knowledge-values';
+import { useCanConfigure } from '../../../lib/permissions';
 
 function KnowledgeView({ id }: { id: string }) {
   const knowledge = useKnowledgeBase(id);
   const update = useUpdateKnowledgeBase(id);
   const remove = useDeleteKnowledgeBase();
   const navigate = useNavigate();
+  const canConfigure = useCanConfigure();
   const [chunksOf, setChunksOf] = useState<KnowledgeSource | null>(null);
   const showChunks = useCallback((source: KnowledgeSource) => setChunksOf(source), []);
 
@@ -61,6 +64,7 @@ function KnowledgeView({ id }: { id: string }) {
         back={{ to: knowledgePaths.list, label: 'Knowledge bases' }}
       />
       <Stack gap="lg">
+        {!canConfigure && <ReadOnlyNotice />}
         <KnowledgeForm
           key={base.updated_at}
           initialValues={{
@@ -97,18 +101,20 @@ function KnowledgeView({ id }: { id: string }) {
             <Title order={2} size="h4">
               Sources
             </Title>
-            <Button
-              component={Link}
-              to={knowledgePaths.bulk(base.id)}
-              variant="default"
-              leftSection={<IconStack2 size={16} aria-hidden="true" />}
-            >
-              Bulk add
-            </Button>
+            {canConfigure && (
+              <Button
+                component={Link}
+                to={knowledgePaths.bulk(base.id)}
+                variant="default"
+                leftSection={<IconStack2 size={16} aria-hidden="true" />}
+              >
+                Bulk add
+              </Button>
+            )}
           </Group>
           <SourcesTable knowledgeId={base.id} onShowChunks={showChunks} />
         </Stack>
-        <AddSource knowledgeId={base.id} />
+        {canConfigure && <AddSource knowledgeId={base.id} />}
       </Stack>
       <ChunkViewer knowledgeId={base.id} source={chunksOf} onClose={() => setChunksOf(null)} />
     </Stack>

@@ -50,7 +50,7 @@ export function Component() {
             onSubmit={onSubmit}
           />
         ) : (
-          <ReadOnlyNotice />
+          <ReadOnlyNotice back={{ to: promptPaths.list, label: 'Back to the prompts' }} />
         )}
       </Stack>
     </RequireMenuRoute>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Code, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
@@ -93,6 +93,7 @@ export function Component() {
         ) : (
           <>
             <ReadOnlyNotice />
+            {data.description && <Text size="sm">{data.description}</Text>}
             <Code block aria-label="Template">
               {data.template}
             </Code>

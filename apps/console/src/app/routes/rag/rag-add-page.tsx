@@ -40,7 +40,7 @@ export function Component() {
             onSubmit={onSubmit}
           />
         ) : (
-          <ReadOnlyNotice />
+          <ReadOnlyNotice back={{ to: ragPaths.list, label: 'Back to the RAGs' }} />
         )}
       </Stack>
     </RequireMenuRoute>

@@ -21,6 +21,7 @@ import { DataTable, type DataTableColumn } from '../../../components/ui/data-tab
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { formatDateTime } from '../../../lib/dates';
+import { useCanConfigure } from '../../../lib/permissions';
 import {
   useBotTemplates,
   useCreateBotFromTemplate,
@@ -129,9 +130,13 @@ function CreateBotModal({ template, onClose }: { template: BotTemplate; onClose:
 
 type Dialog = { kind: 'rename' | 'bot'; template: BotTemplate } | null;
 
-/** The organisation's templates: rename, delete after a confirmation, or create a bot from one. */
+/**
+ * The organisation's templates: rename, delete after a confirmation, or create a bot from one. A role that may not
+ * configure only reads them.
+ */
 export function TemplateList() {
   const templates = useBotTemplates();
+  const canConfigure = useCanConfigure();
   const remove = useDeleteBotTemplate();
   const [dialog, setDialog] = useState<Dialog>(null);
 
@@ -151,7 +156,7 @@ export function TemplateList() {
         notifyError(error, 'The template was not deleted');
       }
     };
-    return [
+    const shown: DataTableColumn<BotTemplate>[] = [
       {
         id: 'name',
         header: 'Name',
@@ -198,6 +203,10 @@ export function TemplateList() {
         render: (template) => formatDateTime(template.updated_at),
         nowrap: true,
       },
+    ];
+    if (!canConfigure) return shown;
+    return [
+      ...shown,
       {
         id: 'actions',
         header: 'Actions',
@@ -234,7 +243,7 @@ export function TemplateList() {
         ),
       },
     ];
-  }, [remove]);
+  }, [remove, canConfigure]);
 
   if (templates.isError && !templates.data) {
     return (
@@ -260,11 +269,17 @@ export function TemplateList() {
           <EmptyPanel
             icon={<IconTemplate size={26} />}
             title="No templates yet"
-            description="A template keeps the look and texts of a bot, so new bots can start from it. Save one from a bot you like."
+            description={
+              canConfigure
+                ? 'A template keeps the look and texts of a bot, so new bots can start from it. Save one from a bot you like.'
+                : 'A template keeps the look and texts of a bot, so new bots can start from it; a user or an administrator saves them.'
+            }
             action={
-              <Button component={Link} to={templatePaths.create} leftSection={<IconPlus size={16} />}>
-                Create a template
-              </Button>
+              canConfigure && (
+                <Button component={Link} to={templatePaths.create} leftSection={<IconPlus size={16} />}>
+                  Create a template
+                </Button>
+              )
             }
           />
         }

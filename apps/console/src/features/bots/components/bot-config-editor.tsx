@@ -2,8 +2,11 @@ import { Accordion, Badge, Grid, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Bot } from '@omnibot/contracts';
 import { type ReactNode, useMemo, useState } from 'react';
+import { ConfigFieldset } from '../../../components/access/config-fieldset';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { FormActions } from '../../../components/forms/form-actions';
 import { TOAST_DELAY_MS } from '../../../components/ui/notify';
+import { useCanConfigure } from '../../../lib/permissions';
 import { type ConfigGroup, groupHasError, previewConfigOf } from '../utils/config-form';
 import { useConfigForm } from '../utils/use-config-form';
 import { AppearanceSection } from './bot-config/appearance-section';
@@ -46,9 +49,11 @@ const sectionsWithErrors = (errors: Record<string, unknown>): SectionValue[] =>
 
 /**
  * /bot/customize's editor: the bot's whole widget configuration in sections, checked with the contracts' schema
- * before it is saved, beside a live preview of the real widget (below the form on narrow screens).
+ * before it is saved, beside a live preview of the real widget (below the form on narrow screens). A role that may
+ * not configure opens the same sections with their fields disabled and no save.
  */
 export function BotConfigEditor({ bot }: { bot: Bot }) {
+  const canConfigure = useCanConfigure();
   const { form, save, isSaving } = useConfigForm(bot, {
     groups: CUSTOMIZE_GROUPS,
     successMessage: `The settings of "${bot.name}" were saved. Sites that embed it show them within a minute.`,
@@ -91,6 +96,7 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
         <form onSubmit={form.onSubmit((data) => void save(data), onInvalid)} noValidate>
           <EditedBot.Provider value={bot.id}>
             <Stack gap="md">
+              {!canConfigure && <ReadOnlyNotice />}
               <Accordion multiple value={openSections} onChange={setOpen} variant="separated" radius="md">
                 {SECTIONS.map((section) => (
                   <Accordion.Item key={section.value} value={section.value}>
@@ -104,11 +110,13 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
                         )}
                       </Group>
                     </Accordion.Control>
-                    <Accordion.Panel>{body[section.value]}</Accordion.Panel>
+                    <Accordion.Panel>
+                      <ConfigFieldset>{body[section.value]}</ConfigFieldset>
+                    </Accordion.Panel>
                   </Accordion.Item>
                 ))}
               </Accordion>
-              <FormActions submitLabel="Save" isSaving={isSaving} />
+              {canConfigure && <FormActions submitLabel="Save" isSaving={isSaving} />}
             </Stack>
           </EditedBot.Provider>
         </form>

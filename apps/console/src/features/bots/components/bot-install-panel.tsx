@@ -28,10 +28,12 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { FormActions } from '../../../components/forms/form-actions';
 import { LoadError } from '../../../components/forms/form-skeleton';
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { formatDateTime } from '../../../lib/dates';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useBotOrigins } from '../api/bots-api';
 import { botPaths, installSnippet } from '../utils/bot-paths';
 import { useConfigForm } from '../utils/use-config-form';
@@ -91,7 +93,8 @@ function RecentOrigins({
 }: {
   bot: Bot;
   allowed: readonly string[];
-  onAllow: (origin: string) => void;
+  /** Offers to allow a recent origin; undefined for a role that may not change the allowed origins. */
+  onAllow: ((origin: string) => void) | undefined;
 }) {
   const origins = useBotOrigins(bot.id);
   let body;
@@ -145,7 +148,7 @@ function RecentOrigins({
                     <Text size="xs" c="teal">
                       Allowed
                     </Text>
-                  ) : originProblem(item.origin, allowed) === null ? (
+                  ) : onAllow && originProblem(item.origin, allowed) === null ? (
                     <Button size="compact-xs" variant="light" onClick={() => onAllow(item.origin)}>
                       Allow
                     </Button>
@@ -173,8 +176,12 @@ function RecentOrigins({
   );
 }
 
-/** /bot/install: the snippet to copy, the origins allowed to embed the bot, and where it was loaded recently. */
+/**
+ * /bot/install: the snippet to copy, the origins allowed to embed the bot, and where it was loaded recently. A role
+ * that may not configure reads the allowed origins but cannot add, remove or save them.
+ */
 export function BotInstallPanel({ bot }: { bot: Bot }) {
+  const canConfigure = useCanConfigure();
   const { form, save, isSaving } = useConfigForm(bot, {
     groups: ['install'],
     successMessage: 'The allowed origins were saved.',
@@ -226,16 +233,18 @@ export function BotInstallPanel({ bot }: { bot: Bot }) {
                     <Text size="sm" style={{ wordBreak: 'break-all' }}>
                       {origin}
                     </Text>
-                    <Tooltip label="Remove">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove ${origin}`}
-                        onClick={() => form.removeListItem('install.allowedOrigins', index)}
-                      >
-                        <IconTrash size={16} aria-hidden="true" />
-                      </ActionIcon>
-                    </Tooltip>
+                    {canConfigure && (
+                      <Tooltip label="Remove">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${origin}`}
+                          onClick={() => form.removeListItem('install.allowedOrigins', index)}
+                        >
+                          <IconTrash size={16} aria-hidden="true" />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
                   </Group>
                 ))}
               </Stack>
@@ -245,39 +254,49 @@ export function BotInstallPanel({ bot }: { bot: Bot }) {
                 {listError}
               </Text>
             )}
-            <Group gap="sm" align="flex-start" wrap="nowrap">
-              <TextInput
-                label="Origin to allow"
-                placeholder="https://www.example.com"
-                value={draft}
-                error={draftError}
-                onChange={(event) => {
-                  setDraft(event.currentTarget.value);
-                  setDraftError(null);
-                }}
-                onKeyDown={(event) => {
-                  if (event.key !== 'Enter') return;
-                  event.preventDefault();
-                  if (add(draft)) setDraft('');
-                }}
-                style={{ flex: 1, minWidth: 0 }}
-              />
-              <Button
-                mt={25}
-                variant="light"
-                leftSection={<IconPlus size={16} aria-hidden="true" />}
-                onClick={() => {
-                  if (add(draft)) setDraft('');
-                }}
-              >
-                Add
-              </Button>
-            </Group>
-            <FormActions submitLabel="Save origins" isSaving={isSaving} />
+            {canConfigure ? (
+              <>
+                <Group gap="sm" align="flex-start" wrap="nowrap">
+                  <TextInput
+                    label="Origin to allow"
+                    placeholder="https://www.example.com"
+                    value={draft}
+                    error={draftError}
+                    onChange={(event) => {
+                      setDraft(event.currentTarget.value);
+                      setDraftError(null);
+                    }}
+                    onKeyDown={(event) => {
+                      if (event.key !== 'Enter') return;
+                      event.preventDefault();
+                      if (add(draft)) setDraft('');
+                    }}
+                    style={{ flex: 1, minWidth: 0 }}
+                  />
+                  <Button
+                    mt={25}
+                    variant="light"
+                    leftSection={<IconPlus size={16} aria-hidden="true" />}
+                    onClick={() => {
+                      if (add(draft)) setDraft('');
+                    }}
+                  >
+                    Add
+                  </Button>
+                </Group>
+                <FormActions submitLabel="Save origins" isSaving={isSaving} />
+              </>
+            ) : (
+              <ReadOnlyNotice />
+            )}
           </Stack>
         </form>
       </Card>
-      <RecentOrigins bot={bot} allowed={origins} onAllow={(origin) => void add(origin)} />
+      <RecentOrigins
+        bot={bot}
+        allowed={origins}
+        onAllow={canConfigure ? (origin) => void add(origin) : undefined}
+      />
     </Stack>
   );
 }

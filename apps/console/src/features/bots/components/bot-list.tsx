@@ -168,6 +168,7 @@ interface BotListProps {
 /** The organisation's bots by name, one page at a time: switch each on or off, copy, delete, or open its screens. */
 export function BotList({ query, onQueryChange }: BotListProps) {
   const bots = useBots(query);
+  const canConfigure = useCanConfigure();
   const duplicate = useDuplicateBot();
   const navigate = useNavigate();
   const [source, setSource] = useState<Bot | null>(null);
@@ -197,7 +198,11 @@ export function BotList({ query, onQueryChange }: BotListProps) {
       <EmptyPanel
         icon={<IconRobot size={26} />}
         title="No bots yet"
-        description="A bot is the assistant you put on your website. Create one, customise its look and answers, then copy its snippet into your pages."
+        description={
+          canConfigure
+            ? 'A bot is the assistant you put on your website. Create one, customise its look and answers, then copy its snippet into your pages.'
+            : 'A bot is the assistant your organisation puts on its website; a user or an administrator creates them.'
+        }
         action={<CreateBotButton onCreated={(bot) => void navigate(botPaths.customize(bot.id))} />}
       />
     );

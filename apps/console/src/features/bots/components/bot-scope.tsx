@@ -6,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton';
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { ApiError } from '../../../lib/api-client';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useBot, useBotChoices } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
 import { CreateBotButton } from './create-bot-button';
@@ -48,6 +49,7 @@ export function BotScope({ pathOf, purpose, children }: BotScopeProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const bots = useBotChoices();
+  const canConfigure = useCanConfigure();
   const requested = params.get('bot_id') ?? '';
   const first = bots.data?.items[0]?.id;
 
@@ -70,7 +72,11 @@ export function BotScope({ pathOf, purpose, children }: BotScopeProps) {
       <EmptyPanel
         icon={<IconRobot size={26} />}
         title="No bots yet"
-        description={`Create a bot first: ${purpose}`}
+        description={
+          canConfigure
+            ? `Create a bot first: ${purpose}`
+            : 'Your organisation has no bot yet; a user or an administrator creates them.'
+        }
         action={<CreateBotButton onCreated={(bot) => void navigate(pathOf(bot.id))} />}
       />
     );

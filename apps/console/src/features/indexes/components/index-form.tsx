@@ -22,6 +22,7 @@ import {
 } from '@omnibot/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { ConfigFieldset } from '../../../components/access/config-fieldset';
 import { notifyError } from '../../../components/ui/notify';
 import { errorCode, errorMessage } from '../../../lib/error-message';
 import {
@@ -33,6 +34,7 @@ import {
   THRESHOLD_SCALE,
 } from '../utils/index-values';
 import { FormActions } from '../../../components/forms/form-actions';
+import { useCanConfigure } from '../../../lib/permissions';
 
 type FormErrors = Partial<Record<keyof IndexFormValues, string>>;
 
@@ -83,7 +85,8 @@ interface IndexFormProps {
 
 /**
  * Name, knowledge bases, retrieval mode, embedding model, result count and score threshold of an index, checked
- * with the API's own schema before it is sent. Vector and hybrid can only be picked once an embedding model is.
+ * with the API's own schema before it is sent. Vector and hybrid can only be picked once an embedding model is. A
+ * role that may not configure sees the values in disabled fields, without the actions or the submit button.
  */
 export function IndexForm({
   initialValues,
@@ -96,6 +99,7 @@ export function IndexForm({
   actions,
 }: IndexFormProps) {
   const form = useForm<IndexFormValues>({ initialValues, validate, validateInputOnBlur: true });
+  const canConfigure = useCanConfigure();
   const { mode, embedding_model_id: modelId } = form.getValues();
 
   const submit = async (values: IndexFormValues) => {
@@ -127,95 +131,104 @@ export function IndexForm({
     <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
       <Card withBorder radius="md" padding="md" maw={720}>
         <Stack gap="md">
-          <TextInput
-            label="Name"
-            required
-            maxLength={INDEX_NAME_MAX}
-            key={form.key('name')}
-            {...form.getInputProps('name')}
-          />
-          <MultiSelect
-            label="Knowledge bases"
-            description={
-              hasNoKnowledge ? (
-                <>
-                  Your organisation has no knowledge base yet.{' '}
-                  <Anchor component={Link} to="/knowledge/add" inherit>
-                    Create a knowledge base
-                  </Anchor>{' '}
-                  first.
-                </>
-              ) : (
-                `The index searches the chunks of these, up to ${INDEX_KNOWLEDGE_MAX}.`
-              )
-            }
-            placeholder={knowledgeOptions === undefined ? 'Loading…' : 'Choose knowledge bases'}
-            data={knowledgeData}
-            searchable
-            hidePickedOptions
-            maxValues={INDEX_KNOWLEDGE_MAX}
-            nothingFoundMessage="No knowledge base with that name"
-            required
-            key={form.key('knowledge_ids')}
-            {...form.getInputProps('knowledge_ids')}
-          />
-          <Select
-            label="Embedding model"
-            description={
-              hasNoModels
-                ? 'No embedding model is shared with your organisation. A master administrator must share one on the Model page (/model) before vector or hybrid retrieval can be used.'
-                : 'Turns chunks and questions into vectors for vector and hybrid retrieval. Changing it re-embeds every chunk.'
-            }
-            placeholder={embeddingModels === undefined ? 'Loading…' : 'None (keyword only)'}
-            data={modelData}
-            clearable
-            disabled={hasNoModels && !modelId}
-            key={form.key('embedding_model_id')}
-            {...form.getInputProps('embedding_model_id')}
-            value={modelId === '' ? null : modelId}
-            onChange={onModelChange}
-          />
-          <Radio.Group label="Retrieval mode" required key={form.key('mode')} {...form.getInputProps('mode')}>
-            <Stack gap="xs" mt="xs">
-              {INDEX_MODES.map((option) => (
-                <Radio
-                  key={option}
-                  value={option}
-                  label={MODE_LABEL[option]}
-                  description={MODE_DESCRIPTION[option]}
-                  disabled={option !== 'keyword' && !modelId}
+          <ConfigFieldset>
+            <Stack gap="md">
+              <TextInput
+                label="Name"
+                required
+                maxLength={INDEX_NAME_MAX}
+                key={form.key('name')}
+                {...form.getInputProps('name')}
+              />
+              <MultiSelect
+                label="Knowledge bases"
+                description={
+                  hasNoKnowledge ? (
+                    <>
+                      Your organisation has no knowledge base yet.{' '}
+                      <Anchor component={Link} to="/knowledge/add" inherit>
+                        Create a knowledge base
+                      </Anchor>{' '}
+                      first.
+                    </>
+                  ) : (
+                    `The index searches the chunks of these, up to ${INDEX_KNOWLEDGE_MAX}.`
+                  )
+                }
+                placeholder={knowledgeOptions === undefined ? 'Loading…' : 'Choose knowledge bases'}
+                data={knowledgeData}
+                searchable
+                hidePickedOptions
+                maxValues={INDEX_KNOWLEDGE_MAX}
+                nothingFoundMessage="No knowledge base with that name"
+                required
+                key={form.key('knowledge_ids')}
+                {...form.getInputProps('knowledge_ids')}
+              />
+              <Select
+                label="Embedding model"
+                description={
+                  hasNoModels
+                    ? 'No embedding model is shared with your organisation. A master administrator must share one on the Model page (/model) before vector or hybrid retrieval can be used.'
+                    : 'Turns chunks and questions into vectors for vector and hybrid retrieval. Changing it re-embeds every chunk.'
+                }
+                placeholder={embeddingModels === undefined ? 'Loading…' : 'None (keyword only)'}
+                data={modelData}
+                clearable
+                disabled={hasNoModels && !modelId}
+                key={form.key('embedding_model_id')}
+                {...form.getInputProps('embedding_model_id')}
+                value={modelId === '' ? null : modelId}
+                onChange={onModelChange}
+              />
+              <Radio.Group
+                label="Retrieval mode"
+                required
+                key={form.key('mode')}
+                {...form.getInputProps('mode')}
+              >
+                <Stack gap="xs" mt="xs">
+                  {INDEX_MODES.map((option) => (
+                    <Radio
+                      key={option}
+                      value={option}
+                      label={MODE_LABEL[option]}
+                      description={MODE_DESCRIPTION[option]}
+                      disabled={option !== 'keyword' && !modelId}
+                    />
+                  ))}
+                </Stack>
+              </Radio.Group>
+              {!modelId && (
+                <Text size="sm" c="dimmed">
+                  Choose an embedding model to enable vector and hybrid retrieval.
+                </Text>
+              )}
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <NumberInput
+                  label="Results (top k)"
+                  description={`How many chunks a question retrieves; 1 to ${INDEX_TOP_K_MAX}.`}
+                  allowDecimal={false}
+                  min={1}
+                  max={INDEX_TOP_K_MAX}
+                  clampBehavior="none"
+                  key={form.key('top_k')}
+                  {...form.getInputProps('top_k')}
                 />
-              ))}
+                <NumberInput
+                  label="Score threshold"
+                  description={THRESHOLD_SCALE[mode]}
+                  min={0}
+                  clampBehavior="none"
+                  step={0.05}
+                  decimalScale={4}
+                  key={form.key('score_threshold')}
+                  {...form.getInputProps('score_threshold')}
+                />
+              </SimpleGrid>
             </Stack>
-          </Radio.Group>
-          {!modelId && (
-            <Text size="sm" c="dimmed">
-              Choose an embedding model to enable vector and hybrid retrieval.
-            </Text>
-          )}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <NumberInput
-              label="Results (top k)"
-              description={`How many chunks a question retrieves; 1 to ${INDEX_TOP_K_MAX}.`}
-              allowDecimal={false}
-              min={1}
-              max={INDEX_TOP_K_MAX}
-              clampBehavior="none"
-              key={form.key('top_k')}
-              {...form.getInputProps('top_k')}
-            />
-            <NumberInput
-              label="Score threshold"
-              description={THRESHOLD_SCALE[mode]}
-              min={0}
-              clampBehavior="none"
-              step={0.05}
-              decimalScale={4}
-              key={form.key('score_threshold')}
-              {...form.getInputProps('score_threshold')}
-            />
-          </SimpleGrid>
-          <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
+          </ConfigFieldset>
+          {canConfigure && <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />}
         </Stack>
       </Card>
     </form>

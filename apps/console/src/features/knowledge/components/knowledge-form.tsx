@@ -8,7 +8,9 @@ import {
 } from '@omnibot/contracts';
 import type { ReactNode } from 'react';
 import { KNOWLEDGE_LANGUAGES, knowledgeBodyOf, type KnowledgeFormValues } from '../utils/knowledge-values';
+import { ConfigFieldset } from '../../../components/access/config-fieldset';
 import { FormActions } from '../../../components/forms/form-actions';
+import { useCanConfigure } from '../../../lib/permissions';
 
 const FIELD_OF: Record<string, keyof KnowledgeFormValues> = {
   name: 'name',
@@ -40,7 +42,10 @@ interface KnowledgeFormProps {
   actions?: ReactNode;
 }
 
-/** Name, language and chunking of a knowledge base, checked with the API's own schema before it is sent. */
+/**
+ * Name, language and chunking of a knowledge base, checked with the API's own schema before it is sent. A role that
+ * may not configure sees the values in disabled fields, without the actions or the submit button.
+ */
 export function KnowledgeForm({
   initialValues,
   submitLabel,
@@ -49,6 +54,7 @@ export function KnowledgeForm({
   actions,
 }: KnowledgeFormProps) {
   const form = useForm<KnowledgeFormValues>({ initialValues, validate, validateInputOnBlur: true });
+  const canConfigure = useCanConfigure();
 
   const submit = async (values: KnowledgeFormValues) => {
     if (await onSubmit(knowledgeBodyOf(values))) form.setInitialValues(values);
@@ -58,38 +64,42 @@ export function KnowledgeForm({
     <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
       <Card withBorder radius="md" padding="md" maw={720}>
         <Stack gap="md">
-          <TextInput
-            label="Name"
-            required
-            maxLength={KNOWLEDGE_NAME_MAX}
-            key={form.key('name')}
-            {...form.getInputProps('name')}
-          />
-          <Select
-            label="Language"
-            description="Picks the stemming used for keyword search; Other searches words as written."
-            data={KNOWLEDGE_LANGUAGES}
-            allowDeselect={false}
-            required
-            key={form.key('language')}
-            {...form.getInputProps('language')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <NumberInput
-              label="Words per chunk"
-              description={`Default ${DEFAULT_CHUNKING.target_words}; 50 to 2000.`}
-              allowDecimal={false}
-              key={form.key('target_words')}
-              {...form.getInputProps('target_words')}
-            />
-            <NumberInput
-              label="Overlap (%)"
-              description={`Default ${Math.round(DEFAULT_CHUNKING.overlap * 100)} %; 0 to 49.`}
-              key={form.key('overlap_percent')}
-              {...form.getInputProps('overlap_percent')}
-            />
-          </SimpleGrid>
-          <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />
+          <ConfigFieldset>
+            <Stack gap="md">
+              <TextInput
+                label="Name"
+                required
+                maxLength={KNOWLEDGE_NAME_MAX}
+                key={form.key('name')}
+                {...form.getInputProps('name')}
+              />
+              <Select
+                label="Language"
+                description="Picks the stemming used for keyword search; Other searches words as written."
+                data={KNOWLEDGE_LANGUAGES}
+                allowDeselect={false}
+                required
+                key={form.key('language')}
+                {...form.getInputProps('language')}
+              />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <NumberInput
+                  label="Words per chunk"
+                  description={`Default ${DEFAULT_CHUNKING.target_words}; 50 to 2000.`}
+                  allowDecimal={false}
+                  key={form.key('target_words')}
+                  {...form.getInputProps('target_words')}
+                />
+                <NumberInput
+                  label="Overlap (%)"
+                  description={`Default ${Math.round(DEFAULT_CHUNKING.overlap * 100)} %; 0 to 49.`}
+                  key={form.key('overlap_percent')}
+                  {...form.getInputProps('overlap_percent')}
+                />
+              </SimpleGrid>
+            </Stack>
+          </ConfigFieldset>
+          {canConfigure && <FormActions actions={actions} submitLabel={submitLabel} isSaving={isSaving} />}
         </Stack>
       </Card>
     </form>

@@ -15,6 +15,7 @@ import { DataTable, type DataTableColumn } from '../../../components/ui/data-tab
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { formatDateTime } from '../../../lib/dates';
+import { useCanConfigure } from '../../../lib/permissions';
 import { useDeleteSource, useKnowledgeSources, useResyncSource } from '../api/knowledge-api';
 import { SOURCE_TYPE_LABEL, sourceName } from '../utils/source-values';
 import { SourceStateBadge } from './source-state-badge';
@@ -51,8 +52,12 @@ interface SourcesTableProps {
   onShowChunks: (source: KnowledgeSource) => void;
 }
 
-/** The sources of a knowledge base with their ingestion state, kept up to date while any is in progress. */
+/**
+ * The sources of a knowledge base with their ingestion state, kept up to date while any is in progress. A role that
+ * may not configure can show a source's chunks but not re-sync or delete it.
+ */
 export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
+  const canConfigure = useCanConfigure();
   const sources = useKnowledgeSources(knowledgeId);
   const resync = useResyncSource(knowledgeId);
   const remove = useDeleteSource(knowledgeId);
@@ -147,30 +152,34 @@ export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
                 <IconListDetails size={16} aria-hidden="true" />
               </ActionIcon>
             </Tooltip>
-            <Tooltip label="Re-sync">
-              <ActionIcon
-                variant="subtle"
-                aria-label={`Re-sync ${sourceName(source)}`}
-                onClick={() => void onResync(source)}
-              >
-                <IconRefresh size={16} aria-hidden="true" />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label="Delete">
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Delete ${sourceName(source)}`}
-                onClick={() => void onDelete(source)}
-              >
-                <IconTrash size={16} aria-hidden="true" />
-              </ActionIcon>
-            </Tooltip>
+            {canConfigure && (
+              <>
+                <Tooltip label="Re-sync">
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Re-sync ${sourceName(source)}`}
+                    onClick={() => void onResync(source)}
+                  >
+                    <IconRefresh size={16} aria-hidden="true" />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label="Delete">
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Delete ${sourceName(source)}`}
+                    onClick={() => void onDelete(source)}
+                  >
+                    <IconTrash size={16} aria-hidden="true" />
+                  </ActionIcon>
+                </Tooltip>
+              </>
+            )}
           </Group>
         ),
       },
     ];
-  }, [resync, remove, onShowChunks]);
+  }, [resync, remove, onShowChunks, canConfigure]);
 
   if (sources.isError && !sources.data) {
     return (
