@@ -21,13 +21,7 @@ import {
 } from './address-policy';
 import { FetchError } from './fetch-error';
 
-export {
-  describeFetchError,
-  FetchError,
-  type FetchErrorCode,
-  PRIVATE_SITE_HINT,
-  refusalReasonFor,
-} from './fetch-error';
+export { FetchError, type FetchErrorCode, PRIVATE_SITE_HINT, refusalReasonFor } from './fetch-error';
 
 export interface ResolvedAddress {
   address: string;
