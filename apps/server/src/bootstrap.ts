@@ -21,7 +21,7 @@ export async function loadAuthSecret(db: Db, env: Env): Promise<string> {
 }
 
 /** A password that passes the strength policy: 20 characters from a 62-letter alphabet (~119 bits). */
-export function generatePassword(): string {
+function generatePassword(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
   return [...randomBytes(20)].map((byte) => alphabet[byte % alphabet.length]).join('');
 }

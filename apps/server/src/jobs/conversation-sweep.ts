@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import type { JobRunner } from './queue';
 
-export const CONVERSATION_SWEEP_JOB = 'conversation-sweep';
+const CONVERSATION_SWEEP_JOB = 'conversation-sweep';
 /** Daily at 03:29, off the hour and apart from the RAG answer sweep. */
-export const CONVERSATION_SWEEP_CRON = '29 3 * * *';
+const CONVERSATION_SWEEP_CRON = '29 3 * * *';
 const BATCH = 2000;
 
 /**

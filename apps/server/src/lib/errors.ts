@@ -15,7 +15,5 @@ export class AppError extends Error {
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const forbidden = (message = 'You do not have access to this resource.') =>
   new AppError(403, 'forbidden', message);
-export const unauthenticated = (message = 'Sign in to continue.') =>
-  new AppError(401, 'unauthenticated', message);
 export const badRequest = (message: string, code = 'invalid_argument') => new AppError(400, code, message);
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);

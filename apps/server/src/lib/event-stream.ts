@@ -6,8 +6,7 @@ export const wantsEventStream = (request: FastifyRequest) =>
   (request.headers.accept ?? '').toLowerCase().includes('text/event-stream');
 
 /** One Server-Sent Event: its name and its data as one line of JSON. */
-export const eventText = (event: string, data: unknown) =>
-  `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const eventText = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export interface EventStream<E extends string> {
   /** Aborted when the response closes before `end`: the client went away, and the work for it should stop. */

@@ -10,13 +10,13 @@ const ENCODINGS = ['br', 'gzip'] as const;
 export type ContentEncoding = (typeof ENCODINGS)[number];
 
 /** Answers shorter than this gain too little from compression for its cost. */
-export const COMPRESSION_THRESHOLD = 1024;
+const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * Text, JSON, JavaScript, XML and SVG answers are compressed; a server-sent event stream never is, since a
  * compressor holds events back until its buffer fills instead of letting each reach the client when written.
  */
-export const COMPRESSIBLE_TYPES =
+const COMPRESSIBLE_TYPES =
   /^text\/(?!event-stream)|^application\/(?:[\w.-]+\+)?(?:json|xml)(?:;|$)|^(?:application|text)\/javascript(?:;|$)|^image\/svg\+xml(?:;|$)/u;
 
 /**

@@ -6,7 +6,7 @@ import { registerBuiltFiles } from './compression';
 import { isApiPath } from './errors';
 
 /** The console's public configuration, handed to the SPA in a meta tag (no inline script, strict CSP). */
-export function consoleConfig(env: Env) {
+function consoleConfig(env: Env) {
   return { productName: env.PRODUCT_NAME, companyName: env.COMPANY_NAME, environment: env.ENVIRONMENT_BADGE };
 }
 

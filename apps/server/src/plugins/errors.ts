@@ -8,7 +8,7 @@ interface ValidationIssue {
 }
 
 /** Paths that belong to the API: they answer JSON 404s and never fall back to the console. */
-export const API_PREFIXES = ['/v1', '/api', '/docs', '/healthz', '/readyz', '/metrics'];
+const API_PREFIXES = ['/v1', '/api', '/docs', '/healthz', '/readyz', '/metrics'];
 export const isApiPath = (url: string) =>
   API_PREFIXES.some(
     (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),

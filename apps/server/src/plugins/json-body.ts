@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors';
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
-export const JSON_MAX_DEPTH = 64;
+const JSON_MAX_DEPTH = 64;
 
 export const unsafeText = () => new AppError(400, 'invalid_text', SAFE_TEXT_MESSAGE);
 const inexactNumber = () =>
@@ -14,7 +14,7 @@ const inexactNumber = () =>
   );
 
 /** The nesting depth of JSON text, counted without recursion (brackets inside strings do not count). */
-export function jsonDepth(text: string, limit: number): number {
+function jsonDepth(text: string, limit: number): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -37,11 +37,11 @@ export function jsonDepth(text: string, limit: number): number {
 }
 
 /** A number JSON text can carry without loss: finite, not -0, and a safe integer when it is whole. */
-export const isExactNumber = (n: number) =>
+const isExactNumber = (n: number) =>
   Number.isFinite(n) && !Object.is(n, -0) && (!Number.isInteger(n) || Number.isSafeInteger(n));
 
 /** The first defect in a parsed JSON document: a key or string that is not safe text, or an inexact number. */
-export function findUnsafeValue(value: unknown): AppError | null {
+function findUnsafeValue(value: unknown): AppError | null {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const item = pending.pop();

@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors';
 import { unsafeText } from './json-body';
 
 /** Longest query string accepted (Node's own header limit keeps real request lines under 16 kB). */
-export const QUERY_MAX_LENGTH = 16 * 1024;
+const QUERY_MAX_LENGTH = 16 * 1024;
 
 const badEncoding = () =>
   new AppError(400, 'invalid_url', 'The URL has a malformed %-escape or is not valid UTF-8.');
@@ -22,7 +22,7 @@ function decodeStrict(part: string): string {
  * Every request's path and query string, checked before routing decodes them leniently: an over-long query
  * answers 414; a malformed %-escape, invalid UTF-8, NUL or an unpaired surrogate answers 400.
  */
-export function assertSafeUrl(url: string) {
+function assertSafeUrl(url: string) {
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
   const query = mark === -1 ? '' : url.slice(mark + 1);

@@ -11,7 +11,7 @@ export interface Storage {
   staging: UploadStaging;
 }
 
-export function s3SettingsFrom(env: Env): S3Settings | null {
+function s3SettingsFrom(env: Env): S3Settings | null {
   if (!env.S3_BUCKET) return null;
   return {
     bucket: env.S3_BUCKET,

@@ -1,7 +1,7 @@
 import { AppError } from '../lib/errors';
 
-export const MAX_SEGMENT_BYTES = 255;
-export const MAX_PATH_BYTES = 1024;
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
 
 /** A key in the object store. Only the functions below make one, so a raw client string never reaches a driver. */
 export type ObjectKey = string & { readonly __objectKey: unique symbol };

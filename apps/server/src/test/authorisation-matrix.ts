@@ -79,7 +79,7 @@ export function expectOneColumnPerPrincipal(
 export const expectedStatus = (statuses: string, column: number) => Number(columnsOf(statuses)[column]);
 
 /** The code of each refusal status outside 400 (a 400 names what it refused: each test lists its codes). */
-export const REFUSAL_CODES: Readonly<Record<number, string>> = {
+const REFUSAL_CODES: Readonly<Record<number, string>> = {
   401: 'unauthenticated',
   403: 'forbidden',
   404: 'not_found',

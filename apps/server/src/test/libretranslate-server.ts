@@ -54,7 +54,7 @@ const PHRASES: Array<Record<Language, string>> = [
 ];
 
 /** The language of a text by its marker words; English when none is found. */
-export function libreDetect(text: string): Language {
+function libreDetect(text: string): Language {
   const words = text.toLowerCase().match(/[\p{L}]+/gu) ?? [];
   for (const language of ['fr', 'es', 'de'] as const) {
     if (words.some((word) => MARKERS[language].includes(word))) return language;
@@ -63,7 +63,7 @@ export function libreDetect(text: string): Language {
 }
 
 /** The server's translation of `text` from `source` into `target`. */
-export function libreTranslate(text: string, source: Language, target: Language): string {
+function libreTranslate(text: string, source: Language, target: Language): string {
   if (source === target) return text;
   const phrase = PHRASES.find((entry) => entry[source] === text.trim().toLowerCase());
   return phrase ? phrase[target] : `[${target}] ${text}`;

@@ -47,7 +47,7 @@ export interface OpenAICompatibleServer {
 }
 
 /** Words reduced to a rough stem, so "refunds", "refunded" and "refund" land in the same dimension. */
-export function stemWords(text: string): string[] {
+function stemWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
     .filter((word) => word.length > 1)
     .map((word) => word.replace(/(ing|ed|es|s)$/u, '') || word);
@@ -60,7 +60,7 @@ export function testSpeech(input: string): Buffer {
 }
 
 /** The deterministic embedding the server answers: hashed bag of stems, L2-normalised (a zero text gives zeros). */
-export function testEmbedding(text: string, dimensions: number): number[] {
+function testEmbedding(text: string, dimensions: number): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   for (const stem of stemWords(text)) {
     const digest = createHash('sha256').update(stem).digest();

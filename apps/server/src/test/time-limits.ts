@@ -6,10 +6,10 @@
  */
 
 /** One request through the app (database work included) and a fingerprint of the tables around it: ~50 ms busy. */
-export const CALL_ALLOWANCE_MS = 1_000;
+const CALL_ALLOWANCE_MS = 1_000;
 
 /** One sign-in, registration or password change, each hashing a password with scrypt: ~300 ms busy. */
-export const PASSWORD_ALLOWANCE_MS = 6_000;
+const PASSWORD_ALLOWANCE_MS = 6_000;
 
 /** Vitest's limit for the tests of this workspace (vitest.config.ts), which a derived limit never goes under. */
 const DEFAULT_LIMIT_MS = 30_000;

@@ -39,12 +39,6 @@ export class FetchError extends Error {
   }
 }
 
-/** Plain words for any error thrown by a guarded fetch, for storing on the thing that was being fetched. */
-export function describeFetchError(error: unknown): string {
-  if (error instanceof FetchError) return error.reason;
-  return 'The address could not be fetched because of an unexpected error.';
-}
-
 /** The refusals an operator can lift with FETCH_ALLOW_ADDRESSES (a metadata address or name never is). */
 const ALLOWABLE_CODES: ReadonlySet<string> = new Set(['fetch/blocked-address', 'fetch/blocked-port']);
 

@@ -21,14 +21,7 @@ import {
 } from './address-policy';
 import { FetchError } from './fetch-error';
 
-export {
-  describeFetchError,
-  FetchError,
-  type FetchErrorCode,
-  type FetchRule,
-  PRIVATE_SITE_HINT,
-  refusalReasonFor,
-} from './fetch-error';
+export { FetchError, type FetchErrorCode, PRIVATE_SITE_HINT, refusalReasonFor } from './fetch-error';
 
 export interface ResolvedAddress {
   address: string;
@@ -71,10 +64,10 @@ export interface GuardedResponse {
 
 export type GuardedFetch = (url: string, init?: GuardedFetchInit) => Promise<GuardedResponse>;
 
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_REDIRECTS = 5;
 const MAX_URL_LENGTH = 8192;
 
 const defaultLookup = async (hostname: string): Promise<ResolvedAddress[]> =>
@@ -596,8 +589,8 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
 }
 
 /** The web variant's outer limits: its callers (model calls) bound each call more tightly with their own signal. */
-export const DEFAULT_WEB_TIMEOUT_MS = 10 * 60_000;
-export const DEFAULT_WEB_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_WEB_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_WEB_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A `fetch` of the Web platform's shape, for client libraries that take one (the AI SDK's providers). */
 export type GuardedWebFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

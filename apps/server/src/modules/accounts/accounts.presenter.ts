@@ -39,7 +39,7 @@ export function presentProfile(row: UserRow, emailVerified: boolean): Profile {
   };
 }
 
-export function isCurrentSubscription(row: SubscriptionRow, now = new Date()): boolean {
+function isCurrentSubscription(row: SubscriptionRow, now = new Date()): boolean {
   return (
     row.status === 'active' && new Date(row.startsAt) <= now && (!row.endsAt || new Date(row.endsAt) > now)
   );

@@ -63,7 +63,7 @@ async function assertDomainFree(db: Db, domain: string | undefined, exceptTenant
 }
 
 /** The codes a tenant currently holds. */
-export async function currentCodes(db: Db, tenantId: string): Promise<Set<string>> {
+async function currentCodes(db: Db, tenantId: string): Promise<Set<string>> {
   const rows = await db
     .select({ code: subscriptions.code })
     .from(subscriptions)
@@ -80,7 +80,7 @@ export async function listChildren(db: Db, principal: Principal, tenantId: strin
 }
 
 /** The tenant whose info.domain is `domain`, inside the subtree of `tenantId` and within the principal's reach. */
-export async function findTenantByDomain(db: Db, principal: Principal, tenantId: string, domain: string) {
+async function findTenantByDomain(db: Db, principal: Principal, tenantId: string, domain: string) {
   const scope = await readableTenant(db, principal, tenantId);
   if (!scope) return undefined;
   const [found] = await db

@@ -25,7 +25,7 @@ import { type AccountsContext, findProfile } from './accounts.service';
 
 const USER_NOT_FOUND = 'User not found';
 /** How long an invitation's set-password link works. */
-export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 
 const ADMIN_ROLES: Role[] = ['master', 'administrator'];
 const emailInUse = () => new AppError(409, AUTH_ERROR_CODES.emailInUse, AUTH_MESSAGES.emailInUse);

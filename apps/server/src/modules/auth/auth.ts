@@ -16,10 +16,10 @@ import { trustedOrigins } from './continue-url';
 import { tenantForEmail } from './email-domains';
 
 export const AUTH_BASE_PATH = '/api/auth';
-export const SESSION_COOKIE_PREFIX = 'omnibot';
+const SESSION_COOKIE_PREFIX = 'omnibot';
 
 /** Splits a display name into first name and the rest (the header shows both). */
-export function splitName(name: string): { firstname: string; lastname: string } {
+function splitName(name: string): { firstname: string; lastname: string } {
   const parts = name.trim().split(/\s+/);
   return { firstname: parts[0] ?? '', lastname: parts.slice(1).join(' ') };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { onPrincipalsChanged, PRINCIPALS_CHANNEL } from '../tenancy/principals-changed';
 
-export const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
+const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 

@@ -9,7 +9,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const isV1 = (url: string) => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
 
 /** True when a cookie-carrying request comes from a page that is not ours. */
-export function isForeignRequest(request: FastifyRequest, allowed: ReadonlySet<string>): boolean {
+function isForeignRequest(request: FastifyRequest, allowed: ReadonlySet<string>): boolean {
   const origin = request.headers.origin;
   // Browsers send Origin on cross-site writes; without one, refuse only what Sec-Fetch-Site marks foreign.
   if (origin === undefined) {

@@ -81,7 +81,7 @@ export class RateLimits {
   }
 }
 
-export class TooManyRequests extends AppError {
+class TooManyRequests extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, AUTH_ERROR_CODES.tooManyRequests, AUTH_MESSAGES.tooManyRequests, {
       'retry-after': String(retryAfterSeconds),

@@ -12,7 +12,7 @@ import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
 import { type BotsDeps, createBot, type StoredBot } from '../bots/bots.service';
 
-export const BOT_TEMPLATE_NOT_FOUND = 'Template not found';
+const BOT_TEMPLATE_NOT_FOUND = 'Template not found';
 
 type CreateInput = z.output<typeof CreateBotTemplateBodySchema>;
 type UpdateInput = z.output<typeof UpdateBotTemplateBodySchema>;

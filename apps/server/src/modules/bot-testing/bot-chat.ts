@@ -27,7 +27,7 @@ const excerpt = (text: string) =>
  * beginning of its text; a Q&A pair shows its question as title and its answer as text. Every read is filtered
  * by the tenant.
  */
-export async function traceChunks(db: Db, tenantId: string, answerId: string): Promise<TraceChunk[]> {
+async function traceChunks(db: Db, tenantId: string, answerId: string): Promise<TraceChunk[]> {
   const [answer] = await db
     .select({ chunks: ragAnswers.chunks })
     .from(ragAnswers)

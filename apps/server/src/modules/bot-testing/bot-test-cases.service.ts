@@ -24,7 +24,7 @@ import { actorId, type Principal } from '../../lib/principal';
 import { BOT_NOT_FOUND, type BotSecrets, type StoredBot } from '../bots/bots.service';
 import { presentCase } from './bot-testing.presenter';
 
-export const TEST_CASE_NOT_FOUND = 'Test case not found';
+const TEST_CASE_NOT_FOUND = 'Test case not found';
 
 export interface BotTestingDeps {
   db: Db;

@@ -11,7 +11,7 @@ import { presentRun } from './bot-testing.presenter';
 
 /** The pg-boss queue that works test runs. */
 export const BOT_TEST_JOB = 'bot-test-run';
-export const TEST_RUN_NOT_FOUND = 'Test run not found';
+const TEST_RUN_NOT_FOUND = 'Test run not found';
 
 export interface BotTestJob {
   tenantId: string;

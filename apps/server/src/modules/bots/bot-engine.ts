@@ -95,12 +95,12 @@ function fallbackReply(request: BotRequest, started: number, error: BotTrace['er
 }
 
 /** A bot with no engine it can use: its fallback text, offering an agent when the live agent is on. */
-export const fallbackEngine: BotEngine = {
+const fallbackEngine: BotEngine = {
   respond: (request) => Promise.resolve(fallbackReply(request, performance.now())),
 };
 
 /** Answers with the Omni RAG engine over the bot's RAG (the tenant must hold omnirag and own the RAG). */
-export function builtinEngine(deps: AnswerDeps): BotEngine {
+function builtinEngine(deps: AnswerDeps): BotEngine {
   return {
     async respond(request) {
       const started = performance.now();
@@ -205,7 +205,7 @@ async function answerWithChat(
 }
 
 /** Answers with the bot's chat model and prompt (no retrieval); the fallback text when the model fails. */
-export function openAiEngine(deps: AnswerDeps): BotEngine {
+function openAiEngine(deps: AnswerDeps): BotEngine {
   return {
     async respond(request) {
       const started = performance.now();
@@ -226,7 +226,7 @@ export function openAiEngine(deps: AnswerDeps): BotEngine {
  * integration's OpenAI-compatible endpoint, model, key and limits with the bot's prompt. An integration that is
  * gone (or another tenant's) gives the fallback text with the reason.
  */
-export function integrationEngine(deps: AnswerDeps): BotEngine {
+function integrationEngine(deps: AnswerDeps): BotEngine {
   return {
     async respond(request) {
       const started = performance.now();

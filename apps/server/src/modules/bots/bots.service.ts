@@ -84,7 +84,7 @@ const unknownPrompt = () =>
  * `patch` merged group by group, field by field, over `base` (lists replaced whole), validated as a whole
  * WidgetConfig; secrets sent back masked keep the ones of `base`.
  */
-export function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | undefined): WidgetConfig {
+function applyConfigPatch(base: WidgetConfig, patch: WidgetConfigPatch | undefined): WidgetConfig {
   const merged: Record<string, unknown> = { ...base };
   for (const [group, fields] of Object.entries(patch ?? {})) {
     if (fields === undefined) continue;

@@ -23,8 +23,8 @@ import {
 import { notFound } from '../../lib/errors';
 import type { Principal } from '../../lib/principal';
 
-export const DASHBOARD_BOT_NOT_FOUND = 'Bot not found';
-export const CONVERSATION_NOT_FOUND = 'Conversation not found';
+const DASHBOARD_BOT_NOT_FOUND = 'Bot not found';
+const CONVERSATION_NOT_FOUND = 'Conversation not found';
 
 type ConversationListInput = z.output<typeof ConversationListQuerySchema>;
 

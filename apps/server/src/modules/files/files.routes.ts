@@ -53,7 +53,7 @@ const DownloadQuerySchema = z.object({
 });
 
 /** One `bytes=` range against a size: null = serve the whole file, 'unsatisfiable' = 416. */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
   if (!header) return null;
   const match = /^bytes=(\d*)-(\d*)$/u.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;

@@ -34,7 +34,7 @@ export interface FilesDeps {
   env: Env;
 }
 
-export const alreadyExists = (message = 'A file or folder with this name already exists.') =>
+const alreadyExists = (message = 'A file or folder with this name already exists.') =>
   new AppError(409, 'storage/already-exists', message);
 const folderNotFound = () => objectNotFound('No folder exists at this path.');
 const forbiddenWrite = () =>
@@ -122,7 +122,7 @@ async function freePath(db: Db, tenantId: string, folder: string, name: string):
 }
 
 /** Stored files plus the declared lengths of unfinished uploads that have not expired. */
-export async function usedBytes(db: Db, tenantId: string): Promise<number> {
+async function usedBytes(db: Db, tenantId: string): Promise<number> {
   const [stored] = await db
     .select({ total: sql<string>`coalesce(sum(${files.size}), 0)` })
     .from(files)

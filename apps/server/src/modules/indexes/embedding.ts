@@ -9,10 +9,10 @@ import { ensureHnswIndex, storeEmbeddings } from './vectors';
 import { loadIndex } from './search';
 import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
-export const EMBED_JOB = 'index-embed';
+const EMBED_JOB = 'index-embed';
 /** pg-boss retries a failed embedding run this many times, waiting longer each time. */
-export const EMBED_RETRY_LIMIT = 3;
-export const EMBED_BATCH_SIZE = 64;
+const EMBED_RETRY_LIMIT = 3;
+const EMBED_BATCH_SIZE = 64;
 
 export interface EmbedJob {
   tenantId: string;

@@ -75,7 +75,7 @@ export interface VectorSearchDeps {
 }
 
 /** Each list of a hybrid search holds this many times top_k candidates before fusion. */
-export const HYBRID_CANDIDATES_FACTOR = 4;
+const HYBRID_CANDIDATES_FACTOR = 4;
 const QUERY_EMBED_TIMEOUT_MS = 15_000;
 
 /** The columns of an index row that searching and answering read; a statement that loads an index reads only these. */
@@ -174,7 +174,7 @@ const indexHitOf = (hit: KeywordSourceHit): IndexHit => ({
 });
 
 /** Titles and links of the sources of some hits, read with the tenant filter. */
-export async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
+async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
   const sourceIds = [...new Set(hits.map((hit) => hit.sourceId))];
   if (sourceIds.length === 0) return [];
   const sources = await db
@@ -212,7 +212,7 @@ export async function withSources(db: Db, tenantId: string, hits: KeywordHit[]):
  * Reciprocal-rank fusion: each list adds 1 / (RRF_K + rank) for a chunk, and the sum is scaled so that first
  * place in both lists scores 1. Ties keep the order of the first list.
  */
-export function fuseByRank(lists: readonly KeywordHit[][], topK: number): KeywordHit[] {
+function fuseByRank(lists: readonly KeywordHit[][], topK: number): KeywordHit[] {
   const best = lists.length / (RRF_K + 1);
   const fused = new Map<string, { hit: KeywordHit; score: number; order: number }>();
   let order = 0;

@@ -4,17 +4,17 @@ import { chunkEmbeddings } from '../../db/schema';
 import { usableIds, type KeywordHit } from '../knowledge/retrieval/bm25';
 
 /** pgvector's HNSW indexes take vectors of at most this many dimensions; longer ones are always scanned exactly. */
-export const HNSW_MAX_DIMENSIONS = 2000;
+const HNSW_MAX_DIMENSIONS = 2000;
 /** Up to this many covered embeddings a search compares them all (exact and fast enough); beyond, it uses HNSW. */
-export const EXACT_SCAN_LIMIT = 20_000;
+const EXACT_SCAN_LIMIT = 20_000;
 
 /** HNSW searches look at no fewer candidates than this (pgvector's ef_search), whatever top_k. */
-export const HNSW_MIN_CANDIDATES = 100;
+const HNSW_MIN_CANDIDATES = 100;
 
 export type VectorStrategy = 'auto' | 'exact' | 'hnsw';
 
 /** The vector scaled to length 1, so that a dot product is the cosine similarity; null for a zero vector. */
-export function normalise(vector: readonly number[]): number[] | null {
+function normalise(vector: readonly number[]): number[] | null {
   const norm = Math.hypot(...vector);
   if (!Number.isFinite(norm) || norm === 0) return null;
   return vector.map((value) => value / norm);

@@ -30,8 +30,8 @@ import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../lib/principal';
 import { type ChatModel, createChatModel, ProviderError } from '../models/providers';
 
-export const INTEGRATION_NOT_FOUND = 'Integration not found';
-export const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
+const INTEGRATION_NOT_FOUND = 'Integration not found';
+const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
 
 export interface IntegrationsDeps {
   db: Db;

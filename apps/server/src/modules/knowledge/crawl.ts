@@ -4,10 +4,10 @@ import { checkUrl, FetchError, type GuardedFetch } from '../../lib/guarded-http/
 import { parse } from './ingest/parse';
 import type { ParsedDocument } from './ingest/types';
 
-export const DEFAULT_CRAWL_DEPTH = 1;
-export const DEFAULT_CRAWL_MAX_PAGES = 50;
+const DEFAULT_CRAWL_DEPTH = 1;
+const DEFAULT_CRAWL_MAX_PAGES = 50;
 /** A sitemap is read up to this many pages. */
-export const SITEMAP_MAX_PAGES = 500;
+const SITEMAP_MAX_PAGES = 500;
 
 export interface CrawledPage {
   url: string;
@@ -20,7 +20,7 @@ interface RobotsRules {
 }
 
 /** The Allow and Disallow prefixes of robots.txt's groups for every agent (`User-agent: *`). */
-export function parseRobots(text: string): RobotsRules {
+function parseRobots(text: string): RobotsRules {
   const rules: RobotsRules = { allow: [], disallow: [] };
   let agents: string[] = [];
   let inRules = false;
@@ -44,7 +44,7 @@ export function parseRobots(text: string): RobotsRules {
 }
 
 /** The longest matching prefix decides; Allow wins a tie; no match allows. */
-export function robotsAllow(rules: RobotsRules, path: string): boolean {
+function robotsAllow(rules: RobotsRules, path: string): boolean {
   const longest = (prefixes: string[]) =>
     Math.max(-1, ...prefixes.filter((prefix) => path.startsWith(prefix)).map((prefix) => prefix.length));
   return longest(rules.allow) >= longest(rules.disallow);
@@ -136,7 +136,7 @@ export async function crawlSite(
 }
 
 /** The same-site page addresses a sitemap lists (`<loc>` elements), in order, at most SITEMAP_MAX_PAGES. */
-export async function sitemapPages(fetch: GuardedFetch, sitemapUrl: string): Promise<string[]> {
+async function sitemapPages(fetch: GuardedFetch, sitemapUrl: string): Promise<string[]> {
   const response = await fetch(sitemapUrl);
   const origin = new URL(response.url).origin;
   const text = response.body.toString('utf8');

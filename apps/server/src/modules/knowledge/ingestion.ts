@@ -29,7 +29,7 @@ export const INGEST_JOB = 'knowledge-ingest';
 export const INGEST_RETRY_LIMIT = 3;
 export const INGEST_MAX_ATTEMPTS = INGEST_RETRY_LIMIT + 1;
 /** A source still being read after this long fails with ingest/timeout. */
-export const INGEST_TIME_LIMIT_MS = 300_000;
+const INGEST_TIME_LIMIT_MS = 300_000;
 const IN_FLIGHT: SourceState[] = ['fetching', 'parsing', 'indexing'];
 
 export interface IngestJob {
@@ -68,7 +68,7 @@ const INGEST_JOB_OPTIONS = {
   expireInSeconds: Math.ceil(INGEST_TIME_LIMIT_MS / 1000) + 60,
 };
 
-export async function queueIngestion(jobs: JobRunner, job: IngestJob): Promise<void> {
+async function queueIngestion(jobs: JobRunner, job: IngestJob): Promise<void> {
   await jobs.send(INGEST_JOB, job, INGEST_JOB_OPTIONS);
 }
 
@@ -351,7 +351,7 @@ async function fail(deps: IngestDeps, job: IngestJob, error: unknown): Promise<v
  * Sources a crash left fetching, parsing or indexing are queued again, or failed when they have used all their
  * attempts. Returns how many of each.
  */
-export async function recoverInterruptedSources(
+async function recoverInterruptedSources(
   db: Db,
   jobs: JobRunner,
 ): Promise<{ requeued: number; failed: number }> {

@@ -28,8 +28,8 @@ import { queueIngestions } from './ingestion';
 import { textSearchConfigFor } from './retrieval/retrieval';
 import { FetchError, precheckUrl, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 
-export const KNOWLEDGE_NOT_FOUND = 'Knowledge base not found';
-export const SOURCE_NOT_FOUND = 'Source not found';
+const KNOWLEDGE_NOT_FOUND = 'Knowledge base not found';
+const SOURCE_NOT_FOUND = 'Source not found';
 
 export interface KnowledgeDeps {
   db: Db;

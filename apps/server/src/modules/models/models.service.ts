@@ -25,7 +25,7 @@ export interface ModelsDeps {
   modelFetch: GuardedWebFetch;
 }
 
-export const MODEL_NOT_FOUND = 'Model not found';
+const MODEL_NOT_FOUND = 'Model not found';
 export const TEST_TIMEOUT_MS = 15_000;
 
 type CreateModelInput = z.output<typeof CreateModelBodySchema>;

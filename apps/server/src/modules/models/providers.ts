@@ -78,7 +78,7 @@ export interface ConnectionSettings {
   fetch: GuardedWebFetch;
 }
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 const hostOf = (baseUrl: string) => {
   try {
@@ -117,7 +117,7 @@ function causes(error: unknown): unknown[] {
 }
 
 /** A provider's refusal (HTTP status 400 or above) in plain words. */
-export function providerErrorOfStatus(status: number): ProviderError {
+function providerErrorOfStatus(status: number): ProviderError {
   if (status === 401 || status === 403) {
     return new ProviderError('provider/unauthorized', 'The provider refused the API key.');
   }
@@ -137,7 +137,7 @@ export function providerErrorOfStatus(status: number): ProviderError {
 }
 
 /** Turns whatever a provider call threw into a ProviderError in plain words. */
-export function toProviderError(error: unknown, baseUrl: string, timedOut: boolean): ProviderError {
+function toProviderError(error: unknown, baseUrl: string, timedOut: boolean): ProviderError {
   if (error instanceof ProviderError) return error;
   const host = hostOf(baseUrl);
   if (timedOut) return new ProviderError('provider/timeout', `${host} did not answer in time.`);
@@ -308,9 +308,9 @@ export interface SpeechModel {
 }
 
 /** The longest audio accepted from a speech provider (4000 characters of speech are well under it). */
-export const SPEECH_MAX_BYTES = 8 * 1024 * 1024;
+const SPEECH_MAX_BYTES = 8 * 1024 * 1024;
 /** The voice asked for: every OpenAI-compatible speech server knows OpenAI's voice names. */
-export const SPEECH_VOICE = 'alloy';
+const SPEECH_VOICE = 'alloy';
 
 /** Reads a response body up to `maxBytes`; more is a ProviderError, not a growing buffer. */
 async function readCapped(response: Response, maxBytes: number, host: string): Promise<Buffer> {

@@ -18,8 +18,8 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
 
-export const PROMPT_NOT_FOUND = 'Prompt not found';
-export const VERSION_NOT_FOUND = 'Prompt version not found';
+const PROMPT_NOT_FOUND = 'Prompt not found';
+const VERSION_NOT_FOUND = 'Prompt version not found';
 
 type CreatePromptInput = z.output<typeof CreatePromptBodySchema>;
 type UpdatePromptInput = z.output<typeof UpdatePromptBodySchema>;

@@ -12,7 +12,7 @@ const MAX_BATCH = 500;
  * How long a recorded answer may wait for others to share its insert: each statement costs several times a row
  * (a commit on embedded PGlite writes through the file system), so busy servers write tens of rows at once.
  */
-export const RECORD_DELAY_MS = 200;
+const RECORD_DELAY_MS = 200;
 
 /**
  * Writes answers to rag_answers after their reply is sent: rows recorded within RECORD_DELAY_MS go in one

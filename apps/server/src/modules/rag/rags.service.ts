@@ -18,7 +18,7 @@ import { storableText } from '../knowledge/retrieval/safe-text';
 import { modelsOfferedTo } from '../models/models.service';
 import { type AnsweredRag, answeredRagColumns } from './rag-answer';
 
-export const RAG_NOT_FOUND = 'RAG not found';
+const RAG_NOT_FOUND = 'RAG not found';
 
 type CreateInput = z.output<typeof CreateRagBodySchema>;
 type UpdateInput = z.output<typeof UpdateRagBodySchema>;
@@ -94,17 +94,6 @@ export async function listRags(db: Db, principal: Principal, query: RagListQuery
     offset: (query.page - 1) * query.page_size,
   });
   return { rows, total: total?.n ?? 0 };
-}
-
-/** One of the tenant's RAGs as stored, without the names of what it uses (the answering route's read). */
-export async function getRagRow(db: Db, principal: Principal, id: string): Promise<RagRow> {
-  const [row] = await db
-    .select()
-    .from(rags)
-    .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.id, id)))
-    .limit(1);
-  if (!row) throw notFound(RAG_NOT_FOUND);
-  return row;
 }
 
 /** A RAG as answering needs it, with its index; every answer (the RAG API, a bot's widget, bot testing) loads it so. */

@@ -1,14 +1,8 @@
 import { offersTranslation, type WidgetConfig, type WidgetServices } from '@omnibot/contracts';
 import type { Db } from '../../db/client';
-import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import {
-  createGuardedFetch,
-  createGuardedWebFetch,
-  type GuardedFetch,
-  type GuardedWebFetch,
-} from '../../lib/guarded-http/guarded-fetch';
-import { createSecretBox, type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import type { GuardedFetch, GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
+import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { modelsOfferedTo } from '../models/models.service';
 import { modelFromRow, ProviderError, type SpeechModel } from '../models/providers';
 import { chatTranslator, libreTranslator, type Translation, type Translator } from './translator';
@@ -25,17 +19,6 @@ export interface SpeechDeps {
   timeoutMs: number;
 }
 
-/** The dependencies of the speech services, from the installation secret and the environment. */
-export function createSpeechDeps(db: Db, env: Env, installationSecret: string): SpeechDeps {
-  return {
-    db,
-    secretBox: createSecretBox(installationSecret, 'model-api-key'),
-    fetch: createGuardedFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    modelFetch: createGuardedWebFetch({ allowAddresses: env.FETCH_ALLOW_ADDRESSES }),
-    timeoutMs: env.RAG_MODEL_TIMEOUT_MS,
-  };
-}
-
 /**
  * Which speech services a bot's configuration offers (what the widget may show), read from the configuration
  * alone: translation with a chat model or a LibreTranslate address, a server voice with a speech model.
@@ -48,9 +31,9 @@ export function widgetServices(config: WidgetConfig): WidgetServices {
   };
 }
 
-export const languageNotConfigured = (message = 'This bot offers no translation.') =>
+const languageNotConfigured = (message = 'This bot offers no translation.') =>
   new AppError(501, 'language/not-configured', message);
-export const ttsNotConfigured = (message = 'This bot offers no server voice.') =>
+const ttsNotConfigured = (message = 'This bot offers no server voice.') =>
   new AppError(501, 'tts/not-configured', message);
 
 /** A provider's failure as the widget receives it: 502 with the provider's reason in plain words. */
@@ -120,11 +103,7 @@ export async function translateText(
 }
 
 /** The bot's speech model when its voice is `server`; 501 tts/not-configured otherwise or when the model is gone. */
-export async function speakerFor(
-  deps: SpeechDeps,
-  tenantId: string,
-  config: WidgetConfig,
-): Promise<SpeechModel> {
+async function speakerFor(deps: SpeechDeps, tenantId: string, config: WidgetConfig): Promise<SpeechModel> {
   const speechModelId = config.engines.speech_model_id;
   if (!widgetServices(config).tts || speechModelId === null) throw ttsNotConfigured();
   let model;

@@ -47,7 +47,7 @@ export async function canReachTenant(db: Db, principal: Principal, tenantId: str
   return isSameOrAncestor(db, principal.tenantId, tenantId);
 }
 
-export async function findTenant(db: Db, tenantId: string) {
+async function findTenant(db: Db, tenantId: string) {
   const [row] = await db.select().from(tenants).where(eq(tenants.tenantId, tenantId)).limit(1);
   return row;
 }

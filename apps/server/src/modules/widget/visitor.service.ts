@@ -24,15 +24,15 @@ import { recordBotOrigin } from '../bots/bot-origins';
 import type { ConversationTokens } from './conversation-token';
 
 /** Earlier messages of a conversation given to the engine with a new one. */
-export const HISTORY_MESSAGES = 10;
+const HISTORY_MESSAGES = 10;
 
-export const invalidConversation = () =>
+const invalidConversation = () =>
   new AppError(403, 'widget/invalid-conversation', WIDGET_ERRORS['widget/invalid-conversation']);
 const unknownMessage = () =>
   new AppError(404, 'widget/unknown-message', WIDGET_ERRORS['widget/unknown-message']);
 
 /** Text as the bot's masking patterns leave it (unchanged while masking is off). */
-export function maskForBot(config: WidgetConfig, text: string): string {
+function maskForBot(config: WidgetConfig, text: string): string {
   const { enableMasking, patterns, maskCharacter } = config.masking;
   return enableMasking ? maskText(text, patterns, maskCharacter) : text;
 }

@@ -19,9 +19,9 @@ const RATE_WINDOW_MS = 60_000;
 export const SIGHTINGS_PER_ADDRESS = 10;
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-export const widgetBotNotFound = () =>
+const widgetBotNotFound = () =>
   new AppError(404, 'widget/bot-not-found', WIDGET_ERRORS['widget/bot-not-found']);
-export const widgetOriginNotAllowed = () =>
+const widgetOriginNotAllowed = () =>
   new AppError(403, 'widget/origin-not-allowed', WIDGET_ERRORS['widget/origin-not-allowed']);
 export const widgetRateLimited = (ttlMs: number) =>
   new AppError(429, 'widget/rate-limited', WIDGET_ERRORS['widget/rate-limited'], {
@@ -78,7 +78,7 @@ function originOf(value: string | undefined): string | null {
 }
 
 /** The page origin of a request: its Origin header, else the origin of its Referer. */
-export function requestPageOrigin(request: FastifyRequest): string | null {
+function requestPageOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
   if (origin !== undefined) return originOf(origin) ?? origin;
   return originOf(request.headers.referer);

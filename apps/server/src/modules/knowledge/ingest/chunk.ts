@@ -27,8 +27,8 @@ export interface Chunk {
   hash: string;
 }
 
-export const DEFAULT_TARGET_WORDS = 350;
-export const DEFAULT_OVERLAP = 0.15;
+const DEFAULT_TARGET_WORDS = 350;
+const DEFAULT_OVERLAP = 0.15;
 // Text without spaces (long URLs, encoded data) is cut at this many characters per word of the target.
 const CHARS_PER_WORD_CAP = 10;
 

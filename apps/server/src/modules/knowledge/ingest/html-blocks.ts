@@ -25,7 +25,7 @@ const ELEMENT = 1;
 const TEXT = 3;
 
 /** Elements whose content is never part of the document's text. */
-export const NOISE_SELECTOR =
+const NOISE_SELECTOR =
   'script, style, noscript, template, iframe, object, embed, svg, canvas, nav, footer, aside, form, button, select, [hidden], [aria-hidden="true"], [role="navigation"], [role="contentinfo"]';
 
 const HEADING = /^H([1-6])$/;

@@ -3,12 +3,6 @@ import { chunk, type Chunk, type ChunkOptions } from './chunk';
 import { parse, type ParseOptions } from './parse';
 import type { ParsedDocument } from './types';
 
-export { chunk, DEFAULT_OVERLAP, DEFAULT_TARGET_WORDS, type Chunk, type ChunkOptions } from './chunk';
-export { contentHash, normaliseInline } from './normalise';
-export { parse, detectFormat, DEFAULT_MAX_BYTES, type ParseOptions } from './parse';
-export { ParseError, type ParseErrorCode } from './parse-error';
-export type { Block, BlockKind, DocumentFormat, ParsedDocument } from './types';
-
 export interface IngestResult {
   document: ParsedDocument;
   chunks: Chunk[];

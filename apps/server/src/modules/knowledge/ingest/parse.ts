@@ -18,7 +18,7 @@ export interface ParseOptions {
   pdfTimeoutMs?: number;
 }
 
-export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
 const BY_CONTENT_TYPE: Record<string, DocumentFormat> = {
   'application/pdf': 'pdf',
@@ -101,7 +101,7 @@ function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 /** Text in UTF-8 (the default), UTF-16 with a byte-order mark, or Windows-1252 when it is not valid UTF-8. */
-export function decodeText(bytes: Uint8Array): string {
+function decodeText(bytes: Uint8Array): string {
   if (startsWith(bytes, [0xff, 0xfe])) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (startsWith(bytes, [0xfe, 0xff])) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const body = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? bytes.subarray(3) : bytes;

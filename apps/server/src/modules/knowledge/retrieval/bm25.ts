@@ -9,7 +9,7 @@ export const BM25_B = 0.4;
  * What one occurrence in a chunk's labels (its source's title and heading path) counts for, against one in its
  * text: a label finds and lifts a chunk, and the same word in a text still ranks above it.
  */
-export const BM25_LABEL_WEIGHT = 0.5;
+const BM25_LABEL_WEIGHT = 0.5;
 
 /** The term frequency BM25 scores: occurrences in the text, plus those in the labels at their weight. */
 export function bm25Frequency(tf: number, labelTf: number): number {

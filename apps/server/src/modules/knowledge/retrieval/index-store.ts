@@ -36,7 +36,7 @@ const BATCH = 500;
  * The labels a chunk is searched by beside its text: its source's title and its heading path, each once (a crawled
  * page's heading path starts with its title), one per line.
  */
-export function labelsOf(title: string | null | undefined, headingPath: readonly string[]): string {
+function labelsOf(title: string | null | undefined, headingPath: readonly string[]): string {
   const labels: string[] = [];
   const seen = new Set<string>();
   for (const label of [title ?? '', ...headingPath]) {

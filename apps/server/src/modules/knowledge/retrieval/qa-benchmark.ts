@@ -87,7 +87,7 @@ interface Posting {
  * Textbook BM25 (k1 0.9, b 0.4, idf ln(1 + (N - df + 0.5) / (df + 0.5))) over postings, best first; a label
  * occurrence counts BM25_LABEL_WEIGHT of a text occurrence.
  */
-export function referenceRanking(
+function referenceRanking(
   postingsByLexeme: ReadonlyMap<string, readonly Posting[]>,
   n: number,
   avgLength: number,

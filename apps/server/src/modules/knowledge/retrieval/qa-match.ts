@@ -8,8 +8,8 @@ import { storableText } from './safe-text';
  * visitor's question (BM25 score / the pair question's own score) and most of the visitor's question, by
  * weight, is in the pair's question (so "standard shipping to Norway" does not take "express shipping").
  */
-export const QA_MIN_NORMALISED_SCORE = 0.7;
-export const QA_MIN_QUERY_COVERAGE = 0.5;
+const QA_MIN_NORMALISED_SCORE = 0.7;
+const QA_MIN_QUERY_COVERAGE = 0.5;
 
 export interface QaMatchInput {
   tenantId: string;

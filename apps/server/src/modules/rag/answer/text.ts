@@ -114,7 +114,7 @@ const LIGHT_SUFFIXES: Record<string, string[]> = {
   nl: ['en', 's', 'e'],
 };
 
-export function stem(word: string, language: string): string {
+function stem(word: string, language: string): string {
   if (language === 'en') return stemEnglish(word);
   const suffixes = LIGHT_SUFFIXES[language];
   if (!suffixes) return word;
