@@ -34,6 +34,8 @@ import { startBotTesting } from './modules/bot-testing/bot-test-runner';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { createWidgetAccess } from './modules/widget/widget-access';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import { inboxRoutes } from './modules/live-agents/inbox.routes';
+import { startLiveBus } from './modules/live-agents/live-bus';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -286,12 +288,18 @@ export async function buildApp({
   await botTemplateRoutes(app, { identity, botSecrets });
   await integrationRoutes(app, { identity, models });
   await indexRoutes(app, { identity, jobs: () => app.jobs, vectorSearch, sourceLinks: files.sourceLinks });
+  const bus = startLiveBus(database, app.log, {
+    onReady: (run) => app.addHook('onReady', run),
+    onClose: (run) => app.addHook('onClose', run),
+  });
+  await inboxRoutes(app, { identity, bus });
   await widgetRoutes(app, {
     env,
     access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
     answering: { ...answering, recorder: answerRecorder },
     speech,
     files,
+    bus,
     widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,
   });
   await registerConsole(app, env, consoleDir);

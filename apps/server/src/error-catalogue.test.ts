@@ -23,6 +23,8 @@ const DYNAMIC_CODES: Record<string, string[]> = {
   ],
   // tus errors: the literals of STATUS_CODES, or an AppError's code.
   'modules/files/files-upload.routes.ts': ['...describeStatus(response.status, text)', 'error.code'],
+  // liveAgentError(code): typed as a key of LIVE_AGENT_ERRORS, every one of which is in the catalogue.
+  'modules/live-agents/handover.service.ts': ['code'],
   // providerFailure(code, error): typed as 'language/provider-error' | 'tts/provider-error', both in the catalogue.
   'modules/speech/speech.service.ts': ['code'],
   // ParseError(code): the ParseErrorCode literals of its status table are checked.

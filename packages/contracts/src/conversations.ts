@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGE_ROLES } from './live-agents';
 import { safeString } from './text';
 import { FEEDBACK_RATINGS } from './widget-api';
 
@@ -154,9 +155,11 @@ const TranscriptFeedbackSchema = z.object({
 
 const TranscriptMessageSchema = z.object({
   id: z.string(),
-  role: z.enum(['visitor', 'bot']),
+  role: z.enum(MESSAGE_ROLES),
   /** As stored: visitor text after the bot's masking patterns were applied. */
   text: z.string(),
+  /** The person who wrote an agent message; null for the visitor, the bot and the system. */
+  author: z.string().nullable(),
   language: z.string().nullable(),
   created_at: z.string(),
   fallback: z.boolean(),

@@ -124,7 +124,10 @@ export const InboxIdParamsSchema = z.strictObject({ id: z.uuid('Unknown conversa
 export const AgentMessageBodySchema = z.strictObject({
   text: safeString()
     .refine((value) => value.trim().length > 0, 'The text is empty.')
-    .refine((value) => value.length <= AGENT_TEXT_MAX, `The text is longer than ${AGENT_TEXT_MAX} characters.`),
+    .refine(
+      (value) => value.length <= AGENT_TEXT_MAX,
+      `The text is longer than ${AGENT_TEXT_MAX} characters.`,
+    ),
 });
 export type AgentMessageBody = z.input<typeof AgentMessageBodySchema>;
 

@@ -1,8 +1,13 @@
 // Without zod, so the widget's chat reads its answer stream without carrying the schema library.
-/** One server-sent event: its name ('message' when unnamed) and its data lines joined with newlines. */
+/**
+ * One server-sent event: its name ('message' when unnamed), its data lines joined with newlines, and the last event
+ * id the stream set (kept from event to event, as EventSource keeps it; null before any): what a client sends back
+ * as Last-Event-ID to resume.
+ */
 export interface SseEvent {
   event: string;
   data: string;
+  id: string | null;
 }
 
 const LINE_END = /\r\n|\r|\n/;
@@ -16,10 +21,12 @@ export function createSseParser(onEvent: (event: SseEvent) => void) {
   let buffer = '';
   let name = '';
   let data: string[] = [];
+  let lastId: string | null = null;
 
   const line = (text: string) => {
     if (text === '') {
-      if (data.length > 0) onEvent({ event: name === '' ? 'message' : name, data: data.join('\n') });
+      if (data.length > 0)
+        onEvent({ event: name === '' ? 'message' : name, data: data.join('\n'), id: lastId });
       name = '';
       data = [];
       return;
@@ -31,6 +38,8 @@ export function createSseParser(onEvent: (event: SseEvent) => void) {
     const value = raw.startsWith(' ') ? raw.slice(1) : raw;
     if (field === 'event') name = value;
     else if (field === 'data') data.push(value);
+    // An id with a NUL in it is ignored, as EventSource ignores it.
+    else if (field === 'id' && !value.includes('\0')) lastId = value;
   };
 
   return {

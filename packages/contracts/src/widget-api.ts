@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConversationStatusSchema } from './live-agents';
 import { safeString } from './text';
 import { languageCodeSchema } from './widget-config';
 import { VISITOR_TEXT_MAX } from './widget-protocol';
@@ -78,6 +79,11 @@ export const IntentReplySchema = z.object({
   handoverOffered: z.boolean(),
   /** The language the answer is in (after any translation). */
   language: z.string(),
+  /**
+   * Present when a person holds the conversation or it was just handed to one: the bot did not answer (or answered
+   * and handed over), and what the person says arrives over the live stream (`/v1/conversation/events`).
+   */
+  handover: ConversationStatusSchema.optional(),
 });
 export type IntentReply = z.infer<typeof IntentReplySchema>;
 

@@ -5,6 +5,7 @@ import {
   maskedWidgetConfig,
   maskSecret,
   mergeWidgetConfigSecrets,
+  offersHandover,
   PublicWidgetConfigSchema,
   publicWidgetConfig,
   secretPathsOf,
@@ -418,5 +419,17 @@ describe('provider secrets', () => {
     expect(merged.aws.secret).toBe('');
     expect(merged.aws.key).toBe('stored-value-for-aws.key');
     expect(merged.genesys.clientSecret).toBe('stored-value-for-genesys.clientSecret');
+  });
+});
+
+describe('offersHandover', () => {
+  const engines = (enableliveagent: boolean, liveagent: string) => ({
+    engines: { enableliveagent, liveagent },
+  });
+  it('offers a person only with live agents on and a provider that can be reached', () => {
+    expect(offersHandover(engines(true, 'inbox'))).toBe(true);
+    expect(offersHandover(engines(false, 'inbox'))).toBe(false);
+    expect(offersHandover(engines(true, 'genesys'))).toBe(false);
+    expect(offersHandover(engines(true, 'connect'))).toBe(false);
   });
 });

@@ -30,6 +30,12 @@ export type BotEngine = (typeof BOT_ENGINES)[number];
 const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
 /** Where a conversation handed to a person goes: the built-in agent inbox, Genesys Cloud or Amazon Connect. */
 export const LIVE_AGENT_PROVIDERS = ['inbox', 'genesys', 'connect'] as const;
+/** The providers a conversation can be handed to today; a bot naming another offers no person yet. */
+const HANDOVER_PROVIDERS_READY: ReadonlySet<string> = new Set(['inbox']);
+
+/** Whether a bot hands conversations to a person it can reach: live agents on, with a provider that works. */
+export const offersHandover = (config: { engines: { enableliveagent: boolean; liveagent: string } }) =>
+  config.engines.enableliveagent && HANDOVER_PROVIDERS_READY.has(config.engines.liveagent);
 const VOICES = ['native', 'server'] as const;
 
 /** Named colours accepted besides #rgb and #rrggbb; anything else is refused so no CSS can be smuggled in. */
@@ -627,7 +633,7 @@ export function publicWidgetConfig(
     language: config.language,
     welcome: config.welcome,
     behaviour: config.behaviour,
-    liveAgent: { enabled: config.engines.enableliveagent },
+    liveAgent: { enabled: offersHandover(config) },
     services,
     appearance: config.appearance,
     feedback: { ...config.feedback, disclaimer: shownDisclaimer(config) },

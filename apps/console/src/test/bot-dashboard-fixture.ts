@@ -112,6 +112,7 @@ export const TRANSCRIPT: Conversation = {
     {
       id: 'm1',
       role: 'visitor',
+      author: null,
       text: 'My PIN is **** and I want a refund',
       language: 'en',
       created_at: '2026-01-05T10:00:00.000Z',
@@ -123,6 +124,7 @@ export const TRANSCRIPT: Conversation = {
     {
       id: 'm2',
       role: 'bot',
+      author: null,
       text: 'Items can be returned within 30 days [1].',
       language: 'en',
       created_at: '2026-01-05T10:00:00.000Z',
@@ -143,6 +145,7 @@ export const TRANSCRIPT: Conversation = {
     {
       id: 'm3',
       role: 'visitor',
+      author: null,
       text: 'And gift cards?',
       language: 'en',
       created_at: '2026-01-05T10:00:40.000Z',
@@ -154,6 +157,7 @@ export const TRANSCRIPT: Conversation = {
     {
       id: 'm4',
       role: 'bot',
+      author: null,
       text: 'Sorry, I do not know that.',
       language: 'en',
       created_at: '2026-01-05T10:01:00.000Z',

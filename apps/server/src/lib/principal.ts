@@ -61,3 +61,10 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!principal) throw noSession();
   return principal;
 }
+
+/** The signed-in user of a route guarded by `requirePrincipal` without credentials. */
+export function sessionUser(request: FastifyRequest): UserPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'user') throw noSession();
+  return principal;
+}

@@ -1,6 +1,7 @@
-import type { FeedbackRating } from '@omnibot/contracts';
+import type { ConversationState, FeedbackRating, HandoverReason, MessageRole } from '@omnibot/contracts';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -14,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bots } from './bots';
 import { tenants } from './tenants';
+import { users } from './users';
 
 /** A source a bot message cited, as stored with the message. */
 export interface StoredMessageSource {
@@ -52,10 +54,24 @@ export const conversations = pgTable(
     messageCount: integer('message_count').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who holds it: the bot, the queue, a person, or nobody any more; every move checks the state it expects. */
+    state: text('state').$type<ConversationState>().notNull().default('bot'),
+    /** Why it went to a person; null while it never did. */
+    handoverReason: text('handover_reason').$type<HandoverReason>(),
+    queuedAt: timestamp('queued_at', { withTimezone: true }),
+    /** The person answering (state agent); null when their account goes. */
+    agentId: text('agent_id').references(() => users.id, { onDelete: 'set null' }),
+    agentName: text('agent_name'),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Fallback answers in a row: a bot may hand over after a number of them. */
+    fallbackStreak: integer('fallback_streak').notNull().default(0),
   },
   (t) => [
     index('conversations_tenant_bot_started_idx').on(t.tenantId, t.botId, t.startedAt),
     index('conversations_last_message_idx').on(t.lastMessageAt),
+    index('conversations_tenant_state_queued_idx').on(t.tenantId, t.state, t.queuedAt),
+    check('conversations_state_check', sql`${t.state} in ('bot', 'queued', 'agent', 'closed')`),
   ],
 );
 
@@ -76,8 +92,11 @@ export const conversationMessages = pgTable(
     botId: uuid('bot_id')
       .notNull()
       .references(() => bots.id, { onDelete: 'cascade' }),
-    role: text('role').$type<'visitor' | 'bot'>().notNull(),
+    role: text('role').$type<MessageRole>().notNull(),
     text: text('text').notNull(),
+    /** The person who wrote an agent message, as they were named when they wrote it. */
+    authorId: text('author_id'),
+    authorName: text('author_name'),
     language: text('language'),
     fallback: boolean('fallback').notNull().default(false),
     sources: jsonb('sources').$type<StoredMessageSource[]>().notNull().default([]),
@@ -87,7 +106,7 @@ export const conversationMessages = pgTable(
   (t) => [
     index('conversation_messages_conversation_idx').on(t.conversationId, t.createdAt),
     index('conversation_messages_tenant_bot_created_idx').on(t.tenantId, t.botId, t.createdAt),
-    check('conversation_messages_role_check', sql`${t.role} in ('visitor', 'bot')`),
+    check('conversation_messages_role_check', sql`${t.role} in ('visitor', 'bot', 'agent', 'system')`),
   ],
 );
 
@@ -140,6 +159,29 @@ export const botOrigins = pgTable(
   ],
 );
 
+/**
+ * What happened in a conversation once a person could be involved, in order: the live stream of both sides reads
+ * from here after the last id a client saw, so a reload, a dropped connection or a missed notification loses and
+ * repeats nothing. `data` is the event as clients receive it.
+ */
+export const conversationEvents = pgTable(
+  'conversation_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'message' | 'status' | 'ended'>().notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_events_conversation_idx').on(t.conversationId, t.id)],
+);
+
 export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationEventRow = typeof conversationEvents.$inferSelect;
 export type ConversationMessageRow = typeof conversationMessages.$inferSelect;
 export type MessageFeedbackRow = typeof messageFeedback.$inferSelect;

@@ -143,7 +143,7 @@ describe('a bot answering through an integration', () => {
   it('gives the fallback with the provider reason when the integration endpoint fails', async () => {
     const bot = await botOf(who.alice, {
       name: 'Failing remote',
-      config: { engines: { integration_id: refs.openai, enableliveagent: true } },
+      config: { engines: { integration_id: refs.openai, enableliveagent: true, liveagent: 'inbox' } },
     });
     remote.failure = 'unauthorized';
     try {

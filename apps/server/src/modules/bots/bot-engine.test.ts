@@ -133,7 +133,12 @@ describe('builtin engine', () => {
     const bot = await botOf(who.alice, {
       name: 'Handover',
       config: {
-        engines: { rag_id: refs.rag, enableliveagent: true, fallbackText: 'The bot has no answer.' },
+        engines: {
+          rag_id: refs.rag,
+          enableliveagent: true,
+          liveagent: 'inbox',
+          fallbackText: 'The bot has no answer.',
+        },
       },
     });
     const result = await respond(bot, 'Zebra xylophone quantum');
@@ -197,7 +202,9 @@ describe('openai engine', () => {
   it('streams the model answer, and gives the fallback (with the reason) when the model fails', async () => {
     const bot = await botOf(who.alice, {
       name: 'Plain model',
-      config: { engines: { botEngine: 'openai', model_id: refs.model, enableliveagent: true } },
+      config: {
+        engines: { botEngine: 'openai', model_id: refs.model, enableliveagent: true, liveagent: 'inbox' },
+      },
     });
     let shown = '';
     const stream = { delta: (text: string) => (shown += text), reset: () => (shown = '') };
@@ -230,7 +237,7 @@ describe('a bot with neither', () => {
     });
     const withAgent = await botOf(who.bob, {
       name: 'With agent',
-      config: { engines: { botEngine: 'openai', enableliveagent: true } },
+      config: { engines: { botEngine: 'openai', enableliveagent: true, liveagent: 'inbox' } },
     });
     expect((await respond(withAgent, 'Anything?')).handoverOffered).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { type AnswerSource, type HistoryTurn, renderPrompt } from '@omnibot/contracts';
+import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
@@ -60,6 +60,8 @@ export interface BotReply {
   language?: string;
   /** True when the widget should offer a live agent: a fallback while the live agent is switched on. */
   handoverOffered: boolean;
+  /** True when the engine itself asks for a person (a cloud engine's live-agent hand-off): the bot hands over. */
+  handoverRequested?: boolean;
   trace: BotTrace;
 }
 
@@ -77,7 +79,7 @@ function reply(
     messages: [{ type: 'text', text: made.text }],
     sources: made.sources ?? [],
     fallback: made.fallback,
-    handoverOffered: made.fallback && request.bot.config.engines.enableliveagent,
+    handoverOffered: made.fallback && offersHandover(request.bot.config),
     trace: {
       engine: made.engine,
       error: made.error,

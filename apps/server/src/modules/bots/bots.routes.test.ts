@@ -367,7 +367,7 @@ describe('public widget configuration', () => {
         identity: { displayName: 'Shop helper' },
         install: { allowedOrigins: [SITE] },
         openai: { apiKey: `${MARKER}-public-check-9876` },
-        engines: { enableliveagent: true, rag_id: refs.aRag },
+        engines: { enableliveagent: true, liveagent: 'inbox', rag_id: refs.aRag },
       },
     });
     const response = await call('GET', `/v1/widget/${bot.id}/config`, {});

@@ -32,6 +32,7 @@ export function presentConversation(
     id: message.id,
     role: message.role,
     text: message.text,
+    author: message.role === 'agent' ? message.authorName : null,
     language: message.language,
     created_at: message.createdAt.toISOString(),
     fallback: message.fallback,

@@ -197,7 +197,7 @@ describe('POST /v1/intent', () => {
   it('gives the fallback and offers an agent, and answers in the language asked for', async () => {
     const bot = await createBot(who.alice, {
       name: 'Fallback',
-      config: { engines: { enableliveagent: true, fallbackText: 'No idea, sorry.' } },
+      config: { engines: { enableliveagent: true, liveagent: 'inbox', fallbackText: 'No idea, sorry.' } },
     });
     const reply = await ask(bot.id, 'Anything?', { language: 'fr' });
     expect(reply).toMatchObject({

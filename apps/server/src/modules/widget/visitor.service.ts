@@ -3,12 +3,14 @@ import {
   type FeedbackRating,
   type HistoryTurn,
   HISTORY_TEXT_MAX,
+  type ConversationStatus,
   type IntentReply,
   maskText,
   WIDGET_ERRORS,
+  offersHandover,
   type WidgetConfig,
 } from '@omnibot/contracts';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   type ConversationRow,
@@ -21,6 +23,13 @@ import { AppError } from '../../lib/errors';
 import type { BotReply } from '../bots/bot-engine';
 import type { StoredBot } from '../bots/bots.service';
 import { recordBotOrigin } from '../bots/bot-origins';
+import {
+  handoverClosed,
+  lockedConversation,
+  requestHandover,
+  statusOf,
+  visitorSaysToAgent,
+} from '../live-agents/handover.service';
 import type { ConversationTokens } from './conversation-token';
 
 /** Earlier messages of a conversation given to the engine with a new one. */
@@ -92,6 +101,8 @@ export async function historyOf(db: Db, conversation: ConversationRow): Promise<
       and(
         eq(conversationMessages.tenantId, conversation.tenantId),
         eq(conversationMessages.conversationId, conversation.id),
+        // What the system said (joined, left) is no part of the dialogue the engine continues.
+        ne(conversationMessages.role, 'system'),
       ),
     )
     .orderBy(desc(conversationMessages.createdAt), desc(conversationMessages.id))
@@ -165,7 +176,12 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     text: message.text,
     last: index === answer.messages.length - 1,
   }));
+  const conversationRef = { tenantId, id: turn.conversationId };
+  // Set when a person holds the conversation: the bot's answer is dropped, the visitor's message goes to them.
+  let handover: ConversationStatus | undefined;
+  let relayed = false;
   await db.transaction(async (tx) => {
+    let streak = answer.fallback ? 1 : 0;
     if (turn.conversation === null) {
       await tx.insert(conversations).values({
         id: turn.conversationId,
@@ -176,7 +192,23 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         messageCount: 1 + botMessages.length,
         startedAt: turn.receivedAt,
         lastMessageAt: answeredAt,
+        fallbackStreak: streak,
       });
+    } else {
+      // Locked before anything is written: a claim by a person and this answer cannot both act on the old state.
+      const row = await lockedConversation(tx, tenantId, turn.conversationId);
+      if (!row || row.state === 'closed') throw handoverClosed();
+      if (row.state !== 'bot') {
+        await visitorSaysToAgent(tx, row, {
+          id: turn.visitorMessageId,
+          text: turn.text,
+          at: turn.receivedAt,
+        });
+        handover = await statusOf(tx, row);
+        relayed = true;
+        return;
+      }
+      streak = answer.fallback ? row.fallbackStreak + 1 : 0;
     }
     await tx.insert(conversationMessages).values([
       {
@@ -216,21 +248,31 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         .set({
           messageCount: sql`${conversations.messageCount} + ${1 + botMessages.length}`,
           lastMessageAt: answeredAt,
+          fallbackStreak: streak,
         })
         .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, turn.conversationId)));
     }
     // A site is counted once per conversation it starts, from the first real request of the widget's frame.
     if (turn.conversation === null && turn.origin !== null)
       await recordBotOrigin(tx, { tenantId, botId, origin: turn.origin });
+    // The engine asked for a person, or the bot fell back as often in a row as its configuration allows.
+    const after = bot.config.engines.handoverAfterFallbacks;
+    const reason = answer.handoverRequested ? 'engine' : after > 0 && streak >= after ? 'fallbacks' : null;
+    if (reason !== null && offersHandover(bot.config)) {
+      handover = await requestHandover(db, conversationRef, reason, tx);
+    }
   });
   return {
     conversationToken: turn.conversationToken,
     visitorMessage: { id: turn.visitorMessageId, text: turn.text },
-    messages: botMessages.map(({ id, text }) => ({ id, text })),
-    sources: answer.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
-    fallback: answer.fallback,
-    handoverOffered: answer.handoverOffered,
+    messages: relayed ? [] : botMessages.map(({ id, text }) => ({ id, text })),
+    sources: relayed
+      ? []
+      : answer.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
+    fallback: relayed ? false : answer.fallback,
+    handoverOffered: relayed || handover !== undefined ? false : answer.handoverOffered,
     language,
+    ...(handover === undefined ? {} : { handover }),
   };
 }
 

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../../env';
 import type { FilesHandle } from '../files/files.module';
+import type { LiveBus } from '../live-agents/live-bus';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
+import { liveRoutes } from './live.routes';
 import { visitorSpeechRoutes } from './visitor-speech.routes';
 import { visitorRoutes } from './visitor.routes';
 import type { WidgetAccess } from './widget-access';
@@ -18,13 +20,16 @@ export interface WidgetDeps {
   /** The bots' translators and voices. */
   speech: SpeechDeps;
   files: FilesHandle;
+  /** What this process hears of live conversations (a person answering), from every process. */
+  bus: LiveBus;
   /** Folder of the built widget (widget.js and app/); null serves none. */
   widgetDir: string | null;
 }
 
 /**
  * Everything a website visitor's browser reaches, none of it signed in: the loader, the chat page and /demo, the
- * public configuration and images, messages, feedback, sightings, translation and the server voice.
+ * public configuration and images, messages, feedback, sightings, hand-over to a person and its live stream,
+ * translation and the server voice.
  */
 export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   const { env, access, answering, speech, files } = deps;
@@ -32,5 +37,6 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   await widgetConfigRoutes(app, { db, access, files });
   await visitorRoutes(app, { access, answering, speech });
   await visitorSpeechRoutes(app, { env, access, speech });
+  await liveRoutes(app, { db, access, bus: deps.bus });
   await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });
 }

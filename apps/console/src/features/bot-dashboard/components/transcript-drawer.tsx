@@ -29,8 +29,17 @@ function Sources({ sources }: { sources: TranscriptMessage['sources'] }) {
   );
 }
 
+/** Who wrote a message, as the transcript names them. */
+function authorOf(message: TranscriptMessage): string {
+  if (message.role === 'agent') return message.author ?? 'Agent';
+  if (message.role === 'system') return 'System';
+  return message.role === 'bot' ? 'Bot' : 'Visitor';
+}
+
 function MessageCard({ message }: { message: TranscriptMessage }) {
-  const isBot = message.role === 'bot';
+  // The visitor on one side; the bot, the person answering and the system on the other.
+  const isBot = message.role !== 'visitor';
+  const author = authorOf(message);
   return (
     <Paper
       component="li"
@@ -39,12 +48,12 @@ function MessageCard({ message }: { message: TranscriptMessage }) {
       p="sm"
       bg={isBot ? 'var(--mantine-color-default)' : 'var(--mantine-color-blue-light)'}
       style={{ alignSelf: isBot ? 'flex-start' : 'flex-end', maxWidth: '92%', listStyle: 'none' }}
-      aria-label={`${isBot ? 'Bot' : 'Visitor'}, ${formatDateTime(message.created_at)}`}
+      aria-label={`${author}, ${formatDateTime(message.created_at)}`}
     >
       <Stack gap={6}>
         <Group gap="xs" justify="space-between" wrap="wrap">
           <Text size="xs" fw={700}>
-            {isBot ? 'Bot' : 'Visitor'}
+            {author}
           </Text>
           <Group gap={4}>
             {message.fallback && (
