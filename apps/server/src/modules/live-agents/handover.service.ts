@@ -5,11 +5,11 @@ import {
   LIVE_AGENT_ERRORS,
   type LiveMessage,
 } from '@omnibot/contracts';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type ConversationRow, conversationMessages, conversations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { appendEvents, type StoredEvent } from './live-events';
+import { appendEvents, notifyQueueMoved, type StoredEvent } from './live-events';
 
 /** A database or a transaction. */
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -96,27 +96,17 @@ async function addMessage(
   return live;
 }
 
-/** The others still waiting learn their new place in the queue (after one left it). */
-async function requeueStatuses(tx: Tx, tenantId: string): Promise<void> {
-  const waiting = await tx
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.tenantId, tenantId), eq(conversations.state, 'queued')))
-    .orderBy(asc(conversations.queuedAt));
-  for (const [index, row] of waiting.entries()) {
-    await appendEvents(tx, row, [
-      { type: 'status', data: { state: 'queued', position: index + 1, agent: null } },
-    ]);
-  }
-}
-
-/** The conversation locked for a change of state, so that two changes cannot both act on what they read. */
+/**
+ * The conversation locked for a change of state, so that two changes cannot both act on what they read. `no key
+ * update`: rows that refer to it (its events and messages) may still be written by others meanwhile, so two agents
+ * changing two conversations never wait on each other.
+ */
 async function locked(tx: Tx, tenantId: string, id: string): Promise<ConversationRow | null> {
   const [row] = await tx
     .select()
     .from(conversations)
     .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, id)))
-    .for('update');
+    .for('no key update');
   return row ?? null;
 }
 
@@ -178,7 +168,7 @@ export async function claimConversation(
     await appendEvents(tx, current, [
       { type: 'status', data: { state: 'agent', position: null, agent: { name: agent.name } } },
     ]);
-    await requeueStatuses(tx, agent.tenantId);
+    await notifyQueueMoved(tx, agent.tenantId);
     return current;
   });
 }
@@ -258,7 +248,7 @@ export async function closeConversation(
       { type: 'ended', data: { reason: 'agent' } },
     ];
     await appendEvents(tx, current, ended);
-    if (wasQueued) await requeueStatuses(tx, agent.tenantId);
+    if (wasQueued) await notifyQueueMoved(tx, agent.tenantId);
     return current;
   });
 }

@@ -130,6 +130,7 @@ export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identi
           });
         };
         const stop = bus.onTenant(agent.tenantId, (notice) => {
+          if (notice.queue) return;
           if (notice.conversationId === '') {
             // The listener came back after a loss: the client reads the whole inbox again.
             events.write('changed', { conversationId: null, state: null });

@@ -95,7 +95,7 @@ const ROUTES: Record<string, RouteRow> = {
     prepare: 'queued',
     own: READ,
     foreign: null,
-    shows: (body) => typeof body.queued === 'number' && (body.queued) >= 1,
+    shows: (body) => typeof body.queued === 'number' && body.queued >= 1,
   },
   'GET /v1/inbox/:p': {
     method: 'GET',

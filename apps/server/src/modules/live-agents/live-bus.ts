@@ -44,7 +44,9 @@ export function startLiveBus(
   let failures = 0;
 
   const dispatch = (notice: LiveNotice) => {
-    for (const listener of byConversation.get(notice.conversationId) ?? []) listener(notice);
+    if (notice.conversationId !== '') {
+      for (const listener of byConversation.get(notice.conversationId) ?? []) listener(notice);
+    }
     for (const listener of byTenant.get(notice.tenantId) ?? []) listener(notice);
   };
   const resync = () => {

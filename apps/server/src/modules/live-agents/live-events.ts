@@ -18,6 +18,8 @@ export interface LiveNotice {
   lastId?: number;
   state?: ConversationState;
   typing?: { role: 'agent' | 'visitor'; name: string | null };
+  /** The tenant's queue moved (one left it): waiting visitors learn their new place. No conversation named. */
+  queue?: true;
 }
 
 /** Anything that runs statements: the database or a transaction. */
@@ -38,6 +40,7 @@ const noticeText = (notice: LiveNotice) =>
     ...(notice.lastId === undefined ? {} : { i: notice.lastId }),
     ...(notice.state === undefined ? {} : { s: notice.state }),
     ...(notice.typing === undefined ? {} : { y: notice.typing }),
+    ...(notice.queue ? { q: 1 } : {}),
   });
 
 /** A notification's payload read back; null for anything that is not one of ours. */
@@ -52,6 +55,7 @@ export function parseNotice(payload: string): LiveNotice | null {
       ...(typeof value.i === 'number' ? { lastId: value.i } : {}),
       ...(typeof value.s === 'string' ? { state: value.s as ConversationState } : {}),
       ...(typing && (typing.role === 'agent' || typing.role === 'visitor') ? { typing } : {}),
+      ...(value.q === 1 ? { queue: true as const } : {}),
     };
   } catch {
     return null;
@@ -103,6 +107,13 @@ export async function notifyTyping(
       conversationId: conversation.id,
       typing,
     })})`,
+  );
+}
+
+/** The tenant's queue moved: told to every process, stored nowhere (each waiting visitor's place is computed). */
+export async function notifyQueueMoved(db: Executor, tenantId: string): Promise<void> {
+  await db.execute(
+    sql`select pg_notify(${LIVE_CHANNEL}, ${noticeText({ tenantId, conversationId: '', queue: true })})`,
   );
 }
 

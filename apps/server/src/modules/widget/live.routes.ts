@@ -11,9 +11,10 @@ import {
 } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { ConversationRow } from '../../db/schema';
+import { type ConversationRow, conversations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
 import { requestHandover, statusOf } from '../live-agents/handover.service';
@@ -188,13 +189,34 @@ function streamConversation(
     });
     reading.catch(() => finish());
   };
-  stop = bus.onConversation(conversation.id, (notice) => {
+  // A waiting visitor's place changes when others leave the queue: computed again then, sent when it moved.
+  let place: number | null = null;
+  const replace = () => {
+    reading = reading.then(async () => {
+      if (ended || events.signal.aborted) return;
+      const [row] = await db.select().from(conversations).where(eq(conversations.id, conversation.id));
+      if (row?.state !== 'queued') return;
+      const status = await statusOf(db, row);
+      if (status.position !== place) {
+        place = status.position;
+        events.write('status', status);
+      }
+    });
+  };
+  const stopConversation = bus.onConversation(conversation.id, (notice) => {
     if (notice.typing?.role === 'agent') {
       events.write('typing', notice.typing);
       return;
     }
     if (notice.lastId === undefined || notice.lastId > lastId) readNew();
   });
+  const stopQueue = bus.onTenant(conversation.tenantId, (notice) => {
+    if (notice.queue) replace();
+  });
+  stop = () => {
+    stopConversation();
+    stopQueue();
+  };
   events.signal.addEventListener('abort', finish);
   timers.push(setInterval(() => events.comment('ping'), KEEP_ALIVE_MS));
   timers.push(setInterval(readNew, REPAIR_MS));
@@ -202,6 +224,7 @@ function streamConversation(
   limit.unref();
   timers.push(limit);
   reading = statusOf(db, conversation).then((status) => {
+    place = status.position;
     events.write('status', status);
   });
   readNew();

@@ -1,0 +1,284 @@
+// Relay latency of conversations handed to a person, across two server processes on one PostgreSQL database:
+// visitors talk to process B (their live streams open there), the agent works on process A (the inbox and its
+// stream there), so every message crosses processes through the database's notifications.
+//   - agent -> visitor: from the agent's POST /v1/inbox/:id/messages on A to the message on the visitor's stream on B;
+//   - visitor -> agent: from the visitor's POST /v1/intent on B to the message on the inbox stream on A;
+//   - echo: the same round on a bare Node HTTP server that writes each posted text to an open event stream, on the
+//     same machine in the same run, as the floor.
+// `--conversations` handed-over conversations (200 by default) stay open at once; each sends `--rounds` messages
+// each way, `--concurrency` at a time. Budget: p95 within 2x the echo's and under 50 ms on loopback.
+// Needs PostgreSQL (DATABASE_URL or TEST_DATABASE_URL names a server; a throwaway database is made and dropped) and
+// builds the server first unless `--no-build`. Prints figures; never part of `npm test`.
+//   npm run bench:handover -- [--conversations 200] [--rounds 3] [--concurrency 20] [--no-build]
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSseParser } from '../packages/contracts/src/sse.ts';
+import { ROOT } from '../scripts/lib/build.mjs';
+import { throwawayPostgres } from './lib/database.mjs';
+import { signIn, startBuiltServer } from './lib/server.mjs';
+
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+};
+const CONVERSATIONS = Number(arg('conversations', '200'));
+const ROUNDS = Number(arg('rounds', '3'));
+const CONCURRENCY = Number(arg('concurrency', '20'));
+const ADMIN = { email: 'bench@example.com', password: 'Bench-Handover-Passw0rd-2026' };
+const LIMITS = {
+  WIDGET_RATE_LIMIT_IP: '100000',
+  WIDGET_RATE_LIMIT_CONVERSATION: '100000',
+  RATE_LIMIT_MAX: '1000000',
+};
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@omnibot/server'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const summary = (values) => ({
+  p50: percentile(values, 50),
+  p95: percentile(values, 95),
+  p99: percentile(values, 99),
+});
+const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
+
+/** Reads an event stream's response: `onEvent` for each event, until the response ends or is aborted. */
+function readEvents(response, onEvent) {
+  const parser = createSseParser(onEvent);
+  const decoder = new TextDecoder();
+  return (async () => {
+    try {
+      for await (const chunk of response.body) parser.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      // Aborted at the end of the run.
+    }
+  })();
+}
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function eachLimited(items, limit, work) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next];
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Waiters for texts expected on a stream: `expect(text)` resolves when that text arrives. */
+function arrivals() {
+  const waiting = new Map();
+  return {
+    expect(text) {
+      return new Promise((resolve) => waiting.set(text, resolve));
+    },
+    arrived(text) {
+      const resolve = waiting.get(text);
+      if (resolve) {
+        waiting.delete(text);
+        resolve(performance.now());
+      }
+    },
+  };
+}
+
+async function json(response, what) {
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+/** The floor: a bare HTTP server that writes each posted text to the one open event stream. */
+async function echoFloor(samples) {
+  let stream = null;
+  const server = createServer((request, response) => {
+    if (request.url === '/events') {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.flushHeaders();
+      stream = response;
+      return;
+    }
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      stream?.write(`event: message\ndata: ${JSON.stringify({ text: JSON.parse(body).text })}\n\n`);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const abort = new AbortController();
+  const seen = arrivals();
+  const events = await fetch(`${url}/events`, { signal: abort.signal });
+  const reading = readEvents(events, ({ data }) => seen.arrived(JSON.parse(data).text));
+  const latencies = [];
+  await eachLimited(
+    Array.from({ length: samples }, (_, index) => index),
+    CONCURRENCY,
+    async (index) => {
+      const text = `echo ${index}`;
+      const arrived = seen.expect(text);
+      const sent = performance.now();
+      await fetch(`${url}/say`, { method: 'POST', body: JSON.stringify({ text }) });
+      latencies.push((await arrived) - sent);
+    },
+  );
+  abort.abort();
+  await reading;
+  server.closeAllConnections();
+  server.close();
+  return latencies;
+}
+
+const database = await throwawayPostgres();
+const dirs = [
+  await mkdtemp(path.join(tmpdir(), 'omnibot-handover-a-')),
+  await mkdtemp(path.join(tmpdir(), 'omnibot-handover-b-')),
+];
+const servers = [];
+try {
+  const a = await startBuiltServer({
+    dataDir: dirs[0],
+    databaseUrl: database.url,
+    admin: ADMIN,
+    env: LIMITS,
+  });
+  servers.push(a);
+  const b = await startBuiltServer({
+    dataDir: dirs[1],
+    databaseUrl: database.url,
+    admin: ADMIN,
+    env: LIMITS,
+  });
+  servers.push(b);
+  const cookie = await signIn(a.url, ADMIN);
+  const agent = (method, url, body) =>
+    fetch(`${a.url}${url}`, {
+      method,
+      headers: {
+        cookie,
+        origin: a.url,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const bot = await json(
+    await agent('POST', '/v1/bots', {
+      name: 'Handover bench',
+      config: { engines: { enableliveagent: true, liveagent: 'inbox', fallbackText: 'A person will help.' } },
+    }),
+    'bot',
+  );
+  await json(await agent('PATCH', `/v1/bots/${bot.id}`, { enabled: true }), 'enable the bot');
+  const visitor = (url, body) =>
+    fetch(`${b.url}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ botId: bot.id, ...body }),
+    });
+
+  // The visitors start, ask for a person and open their streams on B; the agent claims every one on A.
+  const abort = new AbortController();
+  const readers = [];
+  const toVisitors = arrivals();
+  const toAgent = arrivals();
+  const conversations = [];
+  await eachLimited(
+    Array.from({ length: CONVERSATIONS }, (_, index) => index),
+    CONCURRENCY,
+    async (index) => {
+      const first = await json(
+        await visitor('/v1/intent', { text: `Visitor ${index} needs a person` }),
+        'intent',
+      );
+      const token = first.conversationToken;
+      await json(await visitor('/v1/handover', { conversationToken: token }), 'handover');
+      const events = await fetch(`${b.url}/v1/conversation/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ botId: bot.id, conversationToken: token }),
+        signal: abort.signal,
+      });
+      if (events.status !== 200) throw new Error(`visitor stream: ${events.status}`);
+      readers.push(
+        readEvents(events, ({ event, data }) => {
+          if (event === 'message') toVisitors.arrived(JSON.parse(data).text);
+        }),
+      );
+      // A conversation token is `c1.<conversation id>.<signature>`: the agent finds the conversation by its id.
+      conversations.push({ token, id: token.split('.')[1] });
+    },
+  );
+  const inboxStream = await fetch(`${a.url}/v1/inbox/events`, { headers: { cookie }, signal: abort.signal });
+  readers.push(
+    readEvents(inboxStream, ({ event, data }) => {
+      if (event === 'message') toAgent.arrived(JSON.parse(data).message.text);
+    }),
+  );
+  await eachLimited(conversations, CONCURRENCY, async ({ id }) =>
+    json(await agent('POST', `/v1/inbox/${id}/claim`), 'claim'),
+  );
+
+  const agentToVisitor = [];
+  const visitorToAgent = [];
+  const work = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, { id, token }] of conversations.entries()) work.push({ round, index, id, token });
+  }
+  await eachLimited(work, CONCURRENCY, async ({ round, index, id, token }) => {
+    const fromAgent = `agent ${round}.${index}`;
+    const arrived = toVisitors.expect(fromAgent);
+    const sent = performance.now();
+    await json(await agent('POST', `/v1/inbox/${id}/messages`, { text: fromAgent }), 'agent message');
+    agentToVisitor.push((await arrived) - sent);
+    const fromVisitor = `visitor ${round}.${index}`;
+    const heard = toAgent.expect(fromVisitor);
+    const said = performance.now();
+    await json(
+      await visitor('/v1/intent', { conversationToken: token, text: fromVisitor }),
+      'visitor message',
+    );
+    visitorToAgent.push((await heard) - said);
+  });
+  abort.abort();
+  await Promise.all(readers);
+
+  const echo = summary(await echoFloor(work.length));
+  const down = summary(agentToVisitor);
+  const up = summary(visitorToAgent);
+  console.log(
+    `\nHand-over relay across two server processes on PostgreSQL: ${CONVERSATIONS} open conversations, ` +
+      `${work.length} messages each way, ${CONCURRENCY} at a time`,
+  );
+  console.log('                         p50        p95        p99');
+  for (const [name, figures] of [
+    ['agent -> visitor', down],
+    ['visitor -> agent', up],
+    ['bare stream echo', echo],
+  ]) {
+    console.log(`  ${name.padEnd(18)} ${ms(figures.p50)}  ${ms(figures.p95)}  ${ms(figures.p99)}`);
+  }
+  for (const [name, figures] of [
+    ['agent -> visitor', down],
+    ['visitor -> agent', up],
+  ]) {
+    const within = figures.p95 <= 2 * echo.p95 && figures.p95 < 50;
+    console.log(
+      `  budget ${name}: p95 ${figures.p95.toFixed(1)} ms within 2x echo (${(2 * echo.p95).toFixed(1)} ms) and under 50 ms: ${within ? 'OK' : 'OVER'}`,
+    );
+  }
+} finally {
+  for (const server of servers) await server.stop();
+  await database.drop();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+}
