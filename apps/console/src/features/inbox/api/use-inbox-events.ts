@@ -4,7 +4,11 @@ import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { appendMessage, inboxApi, inboxKeys, refreshInbox } from './inbox-api';
 
-const ChangedEventSchema = z.object({ conversationId: z.string(), state: z.enum(CONVERSATION_STATES) });
+/** A null conversation means the server may have lost track of changes: everything is read again. */
+const ChangedEventSchema = z.union([
+  z.object({ conversationId: z.string(), state: z.enum(CONVERSATION_STATES) }),
+  z.object({ conversationId: z.null(), state: z.null() }),
+]);
 const MessageEventSchema = z.object({ conversationId: z.string(), message: LiveMessageSchema });
 const TypingEventSchema = z.object({ conversationId: z.string() });
 
@@ -29,7 +33,7 @@ interface InboxEventHandlers {
 /**
  * Keeps the inbox current from its Server-Sent Events while mounted: `changed` refetches the list (and the open
  * transcript when it is that conversation), `message` joins the cached transcript once and refreshes the list, and a
- * reconnection after an error refetches everything, since events sent in between are lost.
+ * reconnection after an error (or a `changed` naming no conversation) refetches everything, since events were lost.
  */
 export function useInboxEvents(openId: string | null, handlers: InboxEventHandlers = {}): void {
   const queryClient = useQueryClient();
@@ -56,6 +60,10 @@ export function useInboxEvents(openId: string | null, handlers: InboxEventHandle
     source.addEventListener('changed', (event) => {
       const data = dataOf(event, ChangedEventSchema);
       if (!data) return;
+      if (data.conversationId === null) {
+        void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+        return;
+      }
       const isOpen = data.conversationId === openIdRef.current;
       void refreshInbox(queryClient, isOpen ? data.conversationId : undefined);
       if (data.state === 'queued') handlersRef.current.onQueued?.(data.conversationId);

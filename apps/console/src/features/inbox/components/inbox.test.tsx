@@ -361,6 +361,16 @@ describe('Inbox', () => {
       await waitFor(() => expect(api.count(`GET /v1/inbox/${MINE_ID}`)).toBe(2));
     });
 
+    it('refetches everything when the server says it may have lost changes', async () => {
+      const api = stubInbox([MINE]);
+      renderInbox(`/inbox?id=${MINE_ID}`);
+      await screen.findByRole('textbox', { name: /your reply/i });
+      api.state.list = [QUEUED, MINE];
+      act(() => FakeEventSource.current().emit('changed', { conversationId: null, state: null }));
+      expect(await screen.findByRole('button', { name: /Help bot/ })).toBeInTheDocument();
+      await waitFor(() => expect(api.count(`GET /v1/inbox/${MINE_ID}`)).toBe(2));
+    });
+
     it('ignores events it cannot read', async () => {
       const api = stubInbox([MINE]);
       renderInbox(`/inbox?id=${MINE_ID}`);
