@@ -33,12 +33,14 @@ function describeLinks(sections: MenuSection[]): string[] {
 }
 
 /** The sidebar menu with its visibility conditions, written out independently of menu.ts. */
-function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[]): string[] {
+function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[], liveAgents = false): string[] {
   const has = (flag: FeatureCode) => features.includes(flag);
   const isAdminOrMaster = role === 'administrator' || role === 'master';
   const when = (condition: boolean, ...lines: string[]) => (condition ? lines : []);
   return [
     ...when(role !== 'agent', 'APPS > Getting Started -> /getting-started'),
+    // Inbox: whoever the role, once a bot of the tenant hands over to the inbox.
+    ...when(liveAgents, 'APPS > Inbox -> /inbox'),
     'APPS > Bots > Create -> /bot/customize',
     'APPS > Bots > Manage -> /bot/manage',
     'APPS > Bots > Install -> /bot/install',
@@ -75,18 +77,22 @@ function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[]): s
 
 describe('visibleMenu over the whole matrix', () => {
   const cases = LEVELS.flatMap((level) =>
-    ROLES.flatMap((role) => SUBSETS.map((features) => ({ level, role, features }))),
+    ROLES.flatMap((role) =>
+      SUBSETS.flatMap((features) =>
+        [false, true].map((liveAgents) => ({ level, role, features, liveAgents })),
+      ),
+    ),
   );
 
-  it('covers 3 levels x 4 roles x 16 feature subsets', () => {
-    expect(cases).toHaveLength(192);
+  it('covers 3 levels x 4 roles x 16 feature subsets x with and without live agents', () => {
+    expect(cases).toHaveLength(384);
   });
 
-  it.each(cases.map((c) => [c.level, c.role, c.features.join('+') || '(none)', c] as const))(
-    'level %s, %s, features %s',
-    (_level, _role, _features, { level, role, features }) => {
-      const menu = visibleMenu({ level, role, features });
-      expect(describeLinks(menu)).toEqual(expectedLinks(level, role, features));
+  it.each(cases.map((c) => [c.level, c.role, c.features.join('+') || '(none)', c.liveAgents, c] as const))(
+    'level %s, %s, features %s, live agents %s',
+    (_level, _role, _features, _liveAgents, { level, role, features, liveAgents }) => {
+      const menu = visibleMenu({ level, role, features, liveAgents });
+      expect(describeLinks(menu)).toEqual(expectedLinks(level, role, features, liveAgents));
 
       const expectedSections = ['APPS', 'SETTINGS', ...(features.includes('omnirag') ? ['Omni RAG'] : [])];
       expect(menu.map((section) => section.title)).toEqual(expectedSections);
@@ -120,9 +126,12 @@ describe('visibleMenu spot cases', () => {
     expect(labels(menu)).not.toContain('SETTINGS > Account > Subscription');
   });
 
-  it('gives the platform master with every feature all 24 entries that have a screen', () => {
+  it('gives the platform master with every feature all 24 entries that have a screen, 25 with live agents', () => {
     const menu = visibleMenu({ level: '1', role: 'master', features: [...FLAGS] });
     expect(describeLinks(menu)).toHaveLength(24);
+    expect(
+      describeLinks(visibleMenu({ level: '1', role: 'master', features: [...FLAGS], liveAgents: true })),
+    ).toHaveLength(25);
   });
 
   it('shows Client Org. at level 1 even to a user without the subtenant flag', () => {
@@ -166,6 +175,26 @@ describe('visibleMenu spot cases', () => {
       expect(labels(visibleMenu({ level: '3', role, features: [] })).includes('APPS > Getting Started')).toBe(
         role !== 'agent',
       );
+    }
+  });
+
+  it('offers the Inbox to every role once the tenant has live agents, and to nobody before', () => {
+    for (const role of ROLES) {
+      const inbox = (liveAgents?: boolean) =>
+        flattenMenu(visibleMenu({ level: '3', role, features: [], liveAgents })).find(
+          (entry) => entry.route === '/inbox',
+        );
+      expect(inbox(true)).toEqual({
+        id: 'inbox',
+        label: 'Inbox',
+        route: '/inbox',
+        icon: 'inbox',
+        path: ['APPS'],
+      });
+      expect(inbox(false)).toBeUndefined();
+      expect(inbox(undefined)).toBeUndefined();
+      expect(menuRuleHolds('liveAgents', { level: '1', role, features: [...FLAGS] })).toBe(false);
+      expect(menuRuleHolds('liveAgents', { level: '3', role, features: [], liveAgents: true })).toBe(true);
     }
   });
 

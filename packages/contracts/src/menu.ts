@@ -21,6 +21,7 @@ export const MENU_ICON_NAMES = [
   'folder',
   'headphones',
   'headset',
+  'inbox',
   'key',
   'language',
   'lifebuoy',
@@ -56,7 +57,8 @@ type MenuRule =
   | 'omnirag'
   | 'omniassist'
   | 'casesummary'
-  | 'gettingStarted';
+  | 'gettingStarted'
+  | 'liveAgents';
 
 interface MenuLink {
   kind: 'link';
@@ -120,6 +122,7 @@ export const MENU: readonly MenuSectionDefinition[] = [
     title: 'APPS',
     items: [
       link('getting-started', 'Getting Started', '/getting-started', 'rocket', 'gettingStarted'),
+      link('inbox', 'Inbox', '/inbox', 'inbox', 'liveAgents'),
       group('bots', 'Bots', 'robot', [
         link('bots-create', 'Create', '/bot/customize', 'pencil'),
         link('bots-manage', 'Manage', '/bot/manage', 'list-details'),
@@ -209,6 +212,8 @@ export interface MenuContext {
   level: MenuLevel;
   role: Role;
   features: readonly (FeatureCode | (string & {}))[];
+  /** Whether a bot of the tenant hands conversations over to the agent inbox; unknown (undefined) counts as no. */
+  liveAgents?: boolean;
 }
 
 // A Record over Role, so a role added to ROLES fails typecheck here until the menu knows about it.
@@ -234,6 +239,8 @@ const RULES: Record<MenuRule, (context: MenuContext) => boolean> = {
   casesummary: ({ features }) => features.includes('casesummary'),
   // Every step of getting started builds something; agents answer visitors and build nothing.
   gettingStarted: ({ role }) => role !== 'agent',
+  // Every role answers visitors, agents above all; the inbox only makes sense once a bot hands over to it.
+  liveAgents: ({ liveAgents }) => liveAgents === true,
 };
 
 /** Whether one menu rule holds; the API checks access with the same predicates the menu uses. */
@@ -262,8 +269,8 @@ function visibleNodes(nodes: readonly MenuNodeDefinition[], context: MenuContext
 }
 
 /**
- * The sidebar menu a user may see: drops entries whose rule fails for the tenant
- * level, the user's role and the tenant's feature codes, and any group or section left empty.
+ * The sidebar menu a user may see: drops entries whose rule fails for the tenant level, the user's role, the
+ * tenant's feature codes and whether it has live agents, and any group or section left empty.
  */
 export function visibleMenu(context: MenuContext): MenuSection[] {
   const sections: MenuSection[] = [];

@@ -47,7 +47,7 @@ describe('the menu against the route table', () => {
     const features = ['omnirag', 'omniassist', 'casesummary', 'subtenant'];
     for (const level of levels) {
       for (const role of ROLES) {
-        for (const entry of flattenMenu(visibleMenu({ level, role, features }))) {
+        for (const entry of flattenMenu(visibleMenu({ level, role, features, liveAgents: true }))) {
           expect(registered, `${entry.path.join(' > ')} > ${entry.label}`).toContain(entry.route);
         }
       }

@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
             path: 'getting-started',
             lazy: lazyRoute(() => import('./routes/getting-started/getting-started-page')),
           }),
+          leaf({ path: 'inbox', lazy: lazyRoute(() => import('./routes/inbox/inbox-page')) }),
           leaf({ path: 'extra/search', lazy: lazyRoute(() => import('./routes/extra/menu-search-page')) }),
           leaf({ path: 'profile', lazy: lazyRoute(() => import('./routes/account/profile-page')) }),
           leaf({ path: 'account', lazy: lazyRoute(() => import('./routes/account/service-address-page')) }),

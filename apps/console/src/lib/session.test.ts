@@ -26,6 +26,18 @@ describe('menuContextFor', () => {
     expect(menuContextFor(session({ tenantType: '1', role: 'master' })).level).toBe('1');
   });
 
+  it('adds whether the organisation has live agents once it is known, never without a session', () => {
+    expect(menuContextFor(session(), true)).toEqual({
+      level: '2',
+      role: 'administrator',
+      features: ['subtenant'],
+      liveAgents: true,
+    });
+    expect(menuContextFor(session(), false).liveAgents).toBe(false);
+    expect(menuContextFor(session())).not.toHaveProperty('liveAgents');
+    expect(menuContextFor(null, true)).toBe(ANONYMOUS_MENU_CONTEXT);
+  });
+
   it('treats type "3" and unknown types as level 3, and unknown roles as user', () => {
     expect(menuContextFor(session({ tenantType: '3' })).level).toBe('3');
     expect(menuContextFor(session({ tenantType: 'x' })).level).toBe('3');

@@ -19,6 +19,12 @@ export function useSession(): Session | null {
   return useContext(SessionContext);
 }
 
+/**
+ * Whether a bot of the signed-in user's organisation hands conversations over to the agent inbox, as the shell
+ * last heard it (GET /v1/inbox/summary); undefined until known, which the menu treats as no.
+ */
+export const LiveAgentsContext = createContext<boolean | undefined>(undefined);
+
 /** Without a session the menu shows the least-privileged view: a level-3 user with no features. */
 export const ANONYMOUS_MENU_CONTEXT: MenuContext = { level: '3', role: 'user', features: [] };
 
@@ -26,19 +32,21 @@ const levelOf = (tenantType: string): MenuLevel =>
   tenantType === '1' || tenantType === '2' ? tenantType : '3';
 
 /** The one place that turns a session into visibleMenu's input. */
-export function menuContextFor(session: Session | null): MenuContext {
+export function menuContextFor(session: Session | null, liveAgents?: boolean): MenuContext {
   if (!session) return ANONYMOUS_MENU_CONTEXT;
   return {
     level: levelOf(session.tenantType),
     // An unknown role gets the least-privileged view rather than a guess.
     role: isMenuRole(session.profile.role) ? session.profile.role : 'user',
     features: session.features,
+    ...(liveAgents === undefined ? {} : { liveAgents }),
   };
 }
 
 export function useMenuContext(): MenuContext {
   const session = useSession();
-  return useMemo(() => menuContextFor(session), [session]);
+  const liveAgents = useContext(LiveAgentsContext);
+  return useMemo(() => menuContextFor(session, liveAgents), [session, liveAgents]);
 }
 
 /** Session storage keys, written after a successful start-up flow. */

@@ -7,6 +7,8 @@ import { LocationProbe, TestProviders } from './test-providers';
 interface RenderRouteOptions {
   path?: string;
   session?: Session | null;
+  /** Whether the organisation has live agents, as the shell's inbox summary would say. */
+  liveAgents?: boolean;
   /** Extra routes beside the element under test; every other path renders a LocationProbe. */
   routes?: RouteObject[];
 }
@@ -14,7 +16,7 @@ interface RenderRouteOptions {
 /** Renders `element` at `path` in a memory router; any navigation away lands on a LocationProbe. */
 export function renderRoute(
   element: ReactNode,
-  { path = '/', session = null, routes = [] }: RenderRouteOptions = {},
+  { path = '/', session = null, liveAgents, routes = [] }: RenderRouteOptions = {},
 ) {
   const url = new URL(path, 'http://localhost');
   const router = createMemoryRouter(
@@ -36,7 +38,7 @@ export function renderRoute(
   return {
     router,
     ...render(<RouterProvider router={router} />, {
-      wrapper: (props) => <TestProviders session={session} {...props} />,
+      wrapper: (props) => <TestProviders session={session} liveAgents={liveAgents} {...props} />,
     }),
   };
 }

@@ -5,7 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { createQueryClient } from '../lib/query-client';
-import { SessionContext, type Session } from '../lib/session';
+import { LiveAgentsContext, SessionContext, type Session } from '../lib/session';
 import { appModeColorSchemeManager, DEFAULT_APP_MODE, theme } from '../lib/theme';
 
 /** Renders the pathname and search of the current location, for asserting navigations. */
@@ -17,9 +17,12 @@ export function LocationProbe() {
 export function TestProviders({
   children,
   session = null,
+  liveAgents,
 }: {
   children: ReactNode;
   session?: Session | null;
+  /** What the shell's inbox summary would say (LiveAgentsContext); unknown unless told. */
+  liveAgents?: boolean;
 }) {
   // A fresh cache per render, so no test sees another's answers.
   const [queryClient] = useState(createQueryClient);
@@ -33,7 +36,9 @@ export function TestProviders({
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications />
-          <SessionContext value={session}>{children}</SessionContext>
+          <SessionContext value={session}>
+            <LiveAgentsContext value={liveAgents}>{children}</LiveAgentsContext>
+          </SessionContext>
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>

@@ -14,12 +14,20 @@ const masterSession: Session = {
   signOut: () => Promise.resolve(),
 };
 
-const renderSidebar = (session: Session | null, path = '/extra/search') =>
+const agentSession: Session = {
+  tenantName: 'Acme Support',
+  tenantType: '3',
+  profile: { firstname: 'Grace', lastname: 'Hopper', role: 'agent', tenant_id: 't3' },
+  features: [],
+  signOut: () => Promise.resolve(),
+};
+
+const renderSidebar = (session: Session | null, path = '/extra/search', liveAgents?: boolean) =>
   renderRoute(
     <AppShell navbar={{ width: 260, breakpoint: 'sm' }}>
       <AppSidebar mobileCollapsed desktopCollapsed={false} />
     </AppShell>,
-    { path, session },
+    { path, session, liveAgents },
   );
 
 const sectionNames = () =>
@@ -52,6 +60,25 @@ describe('AppSidebar', () => {
     await user.click(screen.getByRole('button', { name: 'Account' }));
     expect(screen.getByRole('link', { name: 'Client Org.' })).toHaveAttribute('href', '/tenant');
     expect(screen.getByRole('link', { name: 'Subscription' })).toHaveAttribute('href', '/subscription');
+  });
+
+  it('offers the Inbox, to agents too, once the organisation has live agents', () => {
+    const { unmount } = renderSidebar(agentSession, '/inbox', true);
+    const inbox = screen.getByRole('link', { name: 'Inbox' });
+    expect(inbox).toHaveAttribute('href', '/inbox');
+    expect(inbox).toHaveAttribute('aria-current', 'page');
+    unmount();
+    renderSidebar(masterSession, '/extra/search', true);
+    expect(screen.getByRole('link', { name: 'Inbox' })).toHaveAttribute('href', '/inbox');
+  });
+
+  it('hides the Inbox while no bot hands over to it, or while that is not known', () => {
+    const { unmount } = renderSidebar(agentSession, '/extra/search', false);
+    expect(screen.getByRole('link', { name: 'User Profile' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Inbox' })).not.toBeInTheDocument();
+    unmount();
+    renderSidebar(masterSession);
+    expect(screen.queryByRole('link', { name: 'Inbox' })).not.toBeInTheDocument();
   });
 
   it('opens groups on click and opens the group holding the current page by itself', async () => {

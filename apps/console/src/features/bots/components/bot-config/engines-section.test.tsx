@@ -2,7 +2,8 @@ import type { Bot } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { botSession, makeBot } from '../../../../test/bot-fixture';
+import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../../test/bot-fixture';
+import { defined } from '../../../../test/defined';
 import { json, stubAuthApi } from '../../../../test/fake-auth-api';
 import { CHAT_MODEL, listOf, RAG, RAG_ID } from '../../../../test/rag-fixture';
 import { renderRoute } from '../../../../test/render';
@@ -17,9 +18,14 @@ function botWith(change: (config: Bot['config']) => void): Bot {
 }
 
 async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], features = ['omnirag'] } = {}) {
-  stubAuthApi({
+  let current = bot;
+  const { fetchMock } = stubAuthApi({
     signedIn: true,
-    handle: (_method, path) => {
+    handle: (method, path, body) => {
+      if (path === `/v1/bots/${BOT_ID}` && method === 'PATCH') {
+        current = applyPatch(current, body as Parameters<typeof applyPatch>[1]);
+        return json(200, current);
+      }
       if (path === '/v1/rags') return listOf(rags);
       if (path === '/v1/prompts') return listOf([]);
       if (path === '/v1/models/available') return json(200, { items: models });
@@ -29,7 +35,7 @@ async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], feat
   const user = userEvent.setup();
   renderRoute(<BotConfigEditor bot={bot} />, { session: botSession(features) });
   await user.click(await screen.findByRole('button', { name: 'Engines' }));
-  return user;
+  return Object.assign(user, { fetchMock });
 }
 
 describe('the engines section', () => {
@@ -97,5 +103,66 @@ describe('the engines section', () => {
       }),
     );
     expect(await screen.findByRole('combobox', { name: /^rag/i })).toHaveValue(RAG.name);
+  });
+
+  it('asks where and when to hand over only once a live agent is offered', async () => {
+    const user = await openEngines(makeBot());
+    expect(screen.queryByRole('combobox', { name: /hand over to/i })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: /offer a live agent/i }));
+    expect(screen.getByRole('combobox', { name: /hand over to/i })).toBeInTheDocument();
+    expect(
+      screen.getByText('Genesys Cloud and Amazon Connect need a contact-centre integration.'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('textbox', { name: /hand over after this many fallbacks in a row/i }),
+    ).toHaveValue('0');
+  });
+
+  it('offers the inbox, Genesys Cloud and Amazon Connect, and saves the choice and the fallback count', async () => {
+    const user = await openEngines(
+      botWith((config) => {
+        config.engines.enableliveagent = true;
+      }),
+    );
+    const provider = screen.getByRole('combobox', { name: /hand over to/i });
+    expect(provider).toHaveValue('Genesys Cloud');
+    await user.click(provider);
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Agent inbox (built in)', 'Genesys Cloud', 'Amazon Connect']);
+    await user.click(within(listbox).getByRole('option', { name: 'Agent inbox (built in)' }));
+    const fallbacks = screen.getByRole('textbox', { name: /hand over after this many fallbacks in a row/i });
+    await user.clear(fallbacks);
+    await user.type(fallbacks, '3');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(
+      sentBodies<{ config: Record<string, Record<string, unknown>> }>(user.fetchMock, 'PATCH')[0],
+    );
+    expect(patch.config.engines).toMatchObject({
+      enableliveagent: true,
+      liveagent: 'inbox',
+      handoverAfterFallbacks: 3,
+    });
+  });
+
+  it('keeps the fallback count between 0 and 10', async () => {
+    const user = await openEngines(
+      botWith((config) => {
+        config.engines.enableliveagent = true;
+      }),
+    );
+    const fallbacks = screen.getByRole('textbox', { name: /hand over after this many fallbacks in a row/i });
+    await user.clear(fallbacks);
+    // Typing stops at the largest count; a minus sign is not taken.
+    await user.type(fallbacks, '25');
+    expect(fallbacks).toHaveValue('2');
+    await user.clear(fallbacks);
+    await user.type(fallbacks, '-7');
+    expect(fallbacks).toHaveValue('7');
   });
 });

@@ -1,5 +1,5 @@
 import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
-import { BOT_ENGINES, WIDGET_TEXT_MAX } from '@omnibot/contracts';
+import { BOT_ENGINES, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
@@ -13,6 +13,14 @@ const ENGINE_OPTIONS = [
   { value: 'builtin', label: 'Built-in: answers from a RAG of your knowledge' },
   { value: 'openai', label: 'Chat model: a model from /model with a prompt, no retrieval' },
 ];
+
+/** Where a conversation goes when the visitor asks for a person. */
+const LIVE_AGENT_LABELS: Record<(typeof LIVE_AGENT_PROVIDERS)[number], string> = {
+  inbox: 'Agent inbox (built in)',
+  genesys: 'Genesys Cloud',
+  connect: 'Amazon Connect',
+};
+const LIVE_AGENT_OPTIONS = LIVE_AGENT_PROVIDERS.map((value) => ({ value, label: LIVE_AGENT_LABELS[value] }));
 
 /** The options with the stored value added under `label` when none of them is it, so a select still shows it. */
 function withCurrent(options: { value: string; label: string }[], current: string | null, label: string) {
@@ -152,6 +160,29 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
         label="Offer a live agent"
         description="Visitors see “Talk to an agent” when the bot has no answer."
       />
+      {engines.enableliveagent && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label="Hand over to"
+            description="Genesys Cloud and Amazon Connect need a contact-centre integration."
+            data={LIVE_AGENT_OPTIONS}
+            allowDeselect={false}
+            key={form.key('engines.liveagent')}
+            {...form.getInputProps('engines.liveagent')}
+          />
+          <NumberInput
+            label="Hand over after this many fallbacks in a row"
+            description="0 = never: only the visitor asks for a person."
+            allowDecimal={false}
+            allowNegative={false}
+            min={0}
+            max={10}
+            clampBehavior="strict"
+            key={form.key('engines.handoverAfterFallbacks')}
+            {...form.getInputProps('engines.handoverAfterFallbacks')}
+          />
+        </SimpleGrid>
+      )}
     </Stack>
   );
 }
