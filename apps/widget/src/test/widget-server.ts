@@ -140,7 +140,11 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
 
   const statusOf = (token: string, conversation: Conversation): ConversationStatus => ({
     state: conversation.state,
-    position: conversation.state === 'queued' ? queue.indexOf(token) + 1 : null,
+    // Each bot (its organisation, on the real server) has a queue of its own.
+    position:
+      conversation.state === 'queued'
+        ? queue.filter((queued) => conversations.get(queued)?.botId === conversation.botId).indexOf(token) + 1
+        : null,
     agent: conversation.agent === null ? null : { name: conversation.agent },
   });
 
