@@ -67,6 +67,13 @@ describe('a conversation with a person', () => {
     // Asked for already: the visitor is not offered to ask again.
     expect(screen.queryByRole('button', { name: 'Talk to an agent' })).toBeNull();
 
+    // Nobody is told the visitor types while nobody answers yet.
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.change(input, { target: { value: 'Are' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(callsTo('/v1/conversation/typing')).toHaveLength(0);
+    fireEvent.change(input, { target: { value: '' } });
+
     const token = tokenOf(id);
     server.live.join(token, 'Anna');
     expect(await within(log()).findByText('Anna joined the conversation.')).toBeTruthy();
@@ -82,7 +89,6 @@ describe('a conversation with a person', () => {
     expect(screen.queryByText('Anna is typing…')).toBeNull();
 
     // The person is told the visitor types, at most every few seconds.
-    const input = screen.getByRole('textbox', { name: 'Message' });
     fireEvent.change(input, { target: { value: 'I' } });
     fireEvent.change(input, { target: { value: 'I am' } });
     await waitFor(() => expect(callsTo('/v1/conversation/typing')).toHaveLength(1));
@@ -149,6 +155,24 @@ describe('a conversation with a person', () => {
     expect(tokens).toEqual([undefined, token, undefined]);
     expect(server.live.tokens(id)).toHaveLength(2);
     expect(within(log()).getAllByText('One more question')).toHaveLength(1);
+  });
+
+  it('asks for a person in a new conversation when the one asked in has ended', async () => {
+    const id = liveBot();
+    renderApp(id);
+    await handOver(id);
+    const [ended] = server.live.tokens(id);
+    server.live.end(ended ?? '');
+    await within(log()).findByText('The conversation has ended.');
+    await waitFor(() => expect(server.live.listeners(ended ?? '')).toBe(0));
+    fireEvent.click(screen.getByRole('button', { name: 'Talk to an agent' }));
+    await waitFor(() => expect(server.live.tokens(id)).toHaveLength(2));
+    const [, started] = server.live.tokens(id);
+    await screen.findByText('Waiting for an agent… You are number 1 in the queue.');
+    expect(
+      callsTo('/v1/handover').map((call) => (call.body as { conversationToken: string }).conversationToken),
+    ).toEqual([ended, ended, started]);
+    expect(within(log()).getAllByText('Talk to an agent')).toHaveLength(2);
   });
 
   it('after a reload, follows the conversation again from the last event it showed', async () => {
