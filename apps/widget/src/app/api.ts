@@ -94,6 +94,7 @@ function readReply(body: unknown): IntentReply | null {
   const fields = fieldsOf(body);
   const visitorMessage = messageOf(fields.visitorMessage);
   if (typeof fields.conversationToken !== 'string' || visitorMessage === null) return null;
+  const handover = readStatus(fields.handover);
   return {
     conversationToken: fields.conversationToken,
     visitorMessage,
@@ -106,6 +107,7 @@ function readReply(body: unknown): IntentReply | null {
     fallback: fields.fallback === true,
     handoverOffered: fields.handoverOffered === true,
     language: typeof fields.language === 'string' ? fields.language : '',
+    ...(handover === null ? {} : { handover }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmbedded } from '../test/embedded-app';
-import { startWidgetServer, type WidgetServer } from '../test/widget-server';
+import { startWidgetServer, type TestBot, type WidgetServer } from '../test/widget-server';
 
 let server: WidgetServer;
 
@@ -19,15 +19,15 @@ afterEach(() => {
 });
 
 /** A bot that hands over to people, on the local widget server: its id. */
-function liveBot(): string {
+function liveBot(extra: Omit<TestBot, 'config'> = {}): string {
   const id = crypto.randomUUID();
   server.bots[id] = {
     config: {
       identity: { botName: 'Ada' },
-      engines: { enableliveagent: true },
+      engines: { enableliveagent: true, liveagent: 'inbox' },
       behaviour: { enableUserFeedback: false },
     },
-    liveAgents: true,
+    ...extra,
   };
   return id;
 }
@@ -133,11 +133,54 @@ describe('a conversation with a person', () => {
     ]);
     expect(screen.queryByRole('status', { name: 'Ada is typing' })).toBeNull();
 
+    // The server says the change itself, so the widget does not say it again.
     server.live.handBack(token);
-    expect(await within(log()).findByText('You are talking to the bot again.')).toBeTruthy();
+    expect(await within(log()).findByText('Anna handed the conversation back to the bot.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Anna is answering')).toBeNull());
+    expect(screen.queryByText('You are talking to the bot again.')).toBeNull();
     await say('Thanks');
     expect(await within(log()).findByText('You said: Thanks')).toBeTruthy();
     expect(within(log()).getAllByText('You said: Thanks')).toHaveLength(1);
+  });
+
+  it('says a change itself when the server announces none, once however often the stream opens', async () => {
+    const id = liveBot({ silentChanges: true });
+    renderApp(id);
+    await handOver(id);
+    const token = tokenOf(id);
+    server.live.join(token, 'Anna');
+    await within(log()).findByText('Anna joined the conversation.');
+    server.live.drop(token);
+    await waitFor(() => expect(callsTo('/v1/conversation/events')).toHaveLength(2));
+    await waitFor(() => expect(server.live.listeners(token)).toBe(1));
+    server.live.handBack(token);
+    expect(await within(log()).findByText('You are talking to the bot again.')).toBeTruthy();
+    server.live.drop(token);
+    await waitFor(() => expect(callsTo('/v1/conversation/events')).toHaveLength(3));
+    await waitFor(() => expect(server.live.listeners(token)).toBe(1));
+    server.live.end(token);
+    expect(await within(log()).findByText('The conversation has ended.')).toBeTruthy();
+    expect(bubbles()).toEqual([
+      'Talk to an agent',
+      'You said: Talk to an agent',
+      'Anna joined the conversation.',
+      'You are talking to the bot again.',
+      'The conversation has ended.',
+    ]);
+  });
+
+  it('follows a conversation the bot handed to a person by itself', async () => {
+    const id = liveBot({
+      answers: [{ kind: 'answer', deltas: [], messages: ['Let me find someone for you.'], handsOver: true }],
+    });
+    renderApp(id);
+    await say('I want to cancel my contract');
+    await within(log()).findByText('Let me find someone for you.');
+    expect(await screen.findByText('Waiting for an agent… You are number 1 in the queue.')).toBeTruthy();
+    await waitFor(() => expect(server.live.listeners(tokenOf(id))).toBe(1));
+    server.live.join(tokenOf(id), 'Anna');
+    expect(await within(log()).findByText('Anna joined the conversation.')).toBeTruthy();
+    expect(callsTo('/v1/handover')).toHaveLength(0);
   });
 
   it('starts a new conversation when a message goes to one that ended', async () => {
@@ -183,9 +226,10 @@ describe('a conversation with a person', () => {
     server.live.join(token, 'Anna');
     server.live.say(token, 'Anna', 'First answer');
     await within(log()).findByText('First answer');
+    const shown = server.live.lastEventId(token);
     await waitFor(() =>
       expect(JSON.parse(hostStorage.get(id) ?? '{}')).toMatchObject({
-        live: { state: 'agent', agent: 'Anna', lastEventId: '5' },
+        live: { state: 'agent', agent: 'Anna', lastEventId: shown },
       }),
     );
     first.unmount();
@@ -196,7 +240,7 @@ describe('a conversation with a person', () => {
     expect(await within(await screen.findByRole('log')).findByText('Said while you were away')).toBeTruthy();
     expect(screen.getByText('Anna is answering')).toBeTruthy();
     const opened = callsTo('/v1/conversation/events').map((call) => call.body);
-    expect(opened.at(-1)).toEqual({ botId: id, conversationToken: token, after: '5' });
+    expect(opened.at(-1)).toEqual({ botId: id, conversationToken: token, after: shown });
     expect(bubbles()).toEqual([
       'Talk to an agent',
       'You said: Talk to an agent',

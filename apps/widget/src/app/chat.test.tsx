@@ -410,7 +410,8 @@ describe('menus, agents and language', () => {
   });
 
   it('says honestly that no agent is available and tells the host page about the hand-over', async () => {
-    const id = bot({ engines: { enableliveagent: true } });
+    // The bot's live agents were turned off since the widget loaded its configuration.
+    const id = bot({ engines: { enableliveagent: true, liveagent: 'inbox' } }, { liveAgents: false });
     const { toHost } = renderApp(id);
     fireEvent.click(await screen.findByRole('button', { name: 'Talk to an agent' }));
     expect(await within(log()).findByText(NO_AGENT_TEXT)).toBeTruthy();

@@ -118,8 +118,8 @@ export function Chat({
     patch,
     onAnswered: (reply, answers) => {
       if (translating && isLanguageCode(reply.language)) setLanguage(reply.language);
-      // No answer from the bot: a person answers this conversation, over its event stream.
-      if (!offline && answers.length === 0) person.follow();
+      // A person holds the conversation, or it was just handed to one: what they say comes over its event stream.
+      if (reply.handover !== undefined) person.show(reply.handover);
       if (answers.length === 0) return;
       for (const answer of answers)
         postToHost({

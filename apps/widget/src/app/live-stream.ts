@@ -72,8 +72,8 @@ type Fields = Record<string, unknown>;
 const fieldsOf = (value: unknown): Fields =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
 
-/** The stream event a server-sent event stands for; null when it is unknown or unreadable. */
-function eventOf({ event, data, id }: SseEvent): LiveStreamEvent | null {
+/** The stream event a server-sent event stands for (`id`: the event's own id); null when unknown or unreadable. */
+function eventOf({ event, data }: SseEvent, id: string | undefined): LiveStreamEvent | null {
   let payload: unknown;
   try {
     payload = JSON.parse(data);
@@ -117,22 +117,28 @@ export function openLiveStream({
   let lastId = after;
   const messageIds = new Set<string>();
 
-  const dispatch = (raw: SseEvent) => {
-    if (signal.aborted || (raw.id !== undefined && !isAfter(raw.id, lastId))) return;
-    const event = eventOf(raw);
-    // An unreadable stored event is passed over too: asking for it again would give it again.
-    if (raw.id !== undefined) lastId = raw.id;
-    if (event === null) return;
-    if (event.type === 'message') {
-      if (messageIds.has(event.message.id)) return;
-      messageIds.add(event.message.id);
-    }
-    onEvent(event);
-    if (event.type === 'ended') controller.abort();
+  /** Reads one connection's events: the parser keeps the last id set, so an event has its own when that changes. */
+  const dispatcher = () => {
+    let connectionId: string | null = null;
+    return (raw: SseEvent) => {
+      const own = raw.id !== null && raw.id !== connectionId ? raw.id : undefined;
+      connectionId = raw.id;
+      if (signal.aborted || (own !== undefined && !isAfter(own, lastId))) return;
+      const event = eventOf(raw, own);
+      // An unreadable stored event is passed over too: asking for it again would give it again.
+      if (own !== undefined) lastId = own;
+      if (event === null) return;
+      if (event.type === 'message') {
+        if (messageIds.has(event.message.id)) return;
+        messageIds.add(event.message.id);
+      }
+      onEvent(event);
+      if (event.type === 'ended') controller.abort();
+    };
   };
 
   const read = async (body: ReadableStream<Uint8Array>) => {
-    const parser = createSseParser(dispatch);
+    const parser = createSseParser(dispatcher());
     const decoder = new TextDecoder();
     const reader = body.getReader();
     try {

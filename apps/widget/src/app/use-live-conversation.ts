@@ -79,9 +79,10 @@ interface Timeline {
 
 /**
  * The conversation with a person: asks for one, follows the conversation's event stream from the last event shown
- * (across reloads, through the kept live state) until it ends, and says in the conversation when a person joins,
- * hands back to the bot, or the conversation ends. Those lines follow the stored events only, so a stream opened
- * again (which starts with the current status) never says one twice.
+ * (across reloads, through the kept live state) until it ends, and shows its messages. A person joining, handing
+ * back to the bot or the conversation ending is said in the conversation: by the server's system message just
+ * before the change, else by a line of the widget's own. Only stored events move the conversation on, so a stream
+ * opened again (which starts with the current status) or a reply's status never says a change twice.
  */
 export function useLiveConversation({
   apiBase,
@@ -103,6 +104,8 @@ export function useLiveConversation({
   const lastEventId = useRef(live?.lastEventId ?? null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const typingSent = useRef(0);
+  // The last stored message was the server's system message, which announces the change of state after it.
+  const announced = useRef(false);
   const following = live !== null && live.state !== 'closed';
 
   const say = (text: string) =>
@@ -113,20 +116,28 @@ export function useLiveConversation({
     setTyping(null);
   };
 
-  /** Moves the stored timeline on to `next`, saying what changed, and keeps it with the event id it came with. */
-  const advance = (next: Timeline, id: string | null) => {
+  /** Moves the conversation on to `next` (a stored event), saying what changed unless the server said it. */
+  const advance = (next: Timeline, id: string | undefined) => {
     const previous = timeline.current;
+    const silent = announced.current;
     timeline.current = next;
-    if (next.state === 'agent' && (previous.state !== 'agent' || previous.agent !== next.agent))
-      say(agentJoinedText(next.agent));
-    else if (next.state === 'bot' && (previous.state === 'queued' || previous.state === 'agent'))
-      say(BACK_TO_BOT_TEXT);
-    else if (next.state === 'closed' && previous.state !== 'closed') {
-      say(ENDED_TEXT);
-      stopTyping();
+    announced.current = false;
+    if (next.state === 'closed' && previous.state !== 'closed') stopTyping();
+    if (!silent) {
+      if (next.state === 'agent' && (previous.state !== 'agent' || previous.agent !== next.agent))
+        say(agentJoinedText(next.agent));
+      else if (next.state === 'bot' && (previous.state === 'queued' || previous.state === 'agent'))
+        say(BACK_TO_BOT_TEXT);
+      else if (next.state === 'closed' && previous.state !== 'closed') say(ENDED_TEXT);
     }
-    if (id !== null) lastEventId.current = id;
+    if (id !== undefined) lastEventId.current = id;
     setLive((now) => ({ ...next, lastEventId: id ?? now?.lastEventId ?? null }));
+  };
+
+  /** Shows a status that is not a stored event (an answer's), and follows the conversation's events from now on. */
+  const show = (next: ConversationStatus) => {
+    setStatus(next);
+    setLive((now) => now ?? { ...timeline.current, lastEventId: lastEventId.current });
   };
 
   const seen = (id: string | undefined) => {
@@ -143,6 +154,7 @@ export function useLiveConversation({
     } else if (event.type === 'message') {
       if (event.message.role === 'agent') stopTyping();
       setMessages((list) => withLiveMessage(list, event.message));
+      announced.current = event.message.role === 'system';
       seen(event.id);
     } else if (event.type === 'typing') {
       clearTimeout(typingTimer.current);
@@ -150,7 +162,7 @@ export function useLiveConversation({
       typingTimer.current = setTimeout(() => setTyping(null), TYPING_SHOWN_MS);
     } else {
       setStatus({ state: 'closed', position: null, agent: null });
-      advance({ state: 'closed', agent: null }, event.id ?? null);
+      advance({ state: 'closed', agent: null }, event.id);
     }
   });
 
@@ -174,9 +186,7 @@ export function useLiveConversation({
     const conversationToken = token.current;
     if (conversationToken === undefined) return 'failed';
     try {
-      const next = await postHandover(apiBase, { botId, conversationToken, language });
-      setStatus(next);
-      advance({ state: next.state, agent: next.agent?.name ?? null }, null);
+      show(await postHandover(apiBase, { botId, conversationToken, language }));
       return 'live';
     } catch (error) {
       if (error instanceof ApiError && error.code === 'handover/not-offered') return 'not-offered';
@@ -185,14 +195,11 @@ export function useLiveConversation({
     }
   };
 
-  /** Follows the conversation's events from now on (a person may be answering it without the visitor asking). */
-  const follow = () =>
-    setLive((now) => now ?? { state: timeline.current.state, agent: null, lastEventId: null });
-
   /** The conversation is over for the widget: the next message starts a new one, with no live state. */
   const forget = () => {
     timeline.current = { state: 'bot', agent: null };
     lastEventId.current = null;
+    announced.current = false;
     setLive(null);
     setStatus(null);
     stopTyping();
@@ -208,5 +215,5 @@ export function useLiveConversation({
     postVisitorTyping(apiBase, { botId, conversationToken }).catch(() => undefined);
   };
 
-  return { status, typing, requestHandover, follow, forget, visitorTyping };
+  return { status, typing, requestHandover, show, forget, visitorTyping };
 }

@@ -19,6 +19,7 @@ import {
   type WidgetConfigInput,
   type WidgetServices,
   mapWidgetTexts,
+  offersHandover,
   primaryLanguageOf,
   widgetTextsOf,
 } from '@omnibot/contracts';
@@ -32,6 +33,8 @@ export type Answer =
       messages: string[];
       sources?: IntentSource[];
       handoverOffered?: boolean;
+      /** The engine asks for a person with this answer: the conversation is queued (a bot with live agents). */
+      handsOver?: boolean;
       fallback?: boolean;
       language?: string;
       /** Streamed text to discard (a `reset` event) before the deltas. */
@@ -56,8 +59,13 @@ export interface TestBot {
   feedbackRefusal?: number;
   /** Status of POST /v1/tts (200 gives a few bytes of audio). */
   ttsStatus?: number;
-  /** The bot hands over to people (otherwise POST /v1/handover answers 409 handover/not-offered). */
+  /**
+   * Whether the bot hands over to people (otherwise POST /v1/handover answers 409 handover/not-offered); by default
+   * as its configuration says (offersHandover), false for a bot whose live agents were turned off since it loaded.
+   */
   liveAgents?: boolean;
+  /** Its conversations store no system message before a change of state (the real server stores one). */
+  silentChanges?: boolean;
   /** Statuses to refuse the next openings of a conversation's event stream with, in order. */
   eventsRefusals?: number[];
 }
@@ -87,6 +95,8 @@ export interface LiveControls {
   drop: (token: string) => void;
   /** How many event streams of the conversation are open. */
   listeners: (token: string) => number;
+  /** The id of the conversation's newest stored event ('0' before any). */
+  lastEventId: (token: string) => string;
 }
 
 export interface WidgetServer {
@@ -131,12 +141,16 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
  * then new ones as they come, typing without an id, `: ping` comments) and POST /v1/conversation/typing. Bodies are
  * validated with the contract's schemas (400 otherwise), conversation tokens are issued by the server and bound to
  * one bot, feedback must name a bot message of that conversation, and while a person answers (or is awaited) the bot
- * does not: an intent's reply has no messages, as the real endpoints require.
+ * does not: an intent's reply has no messages and the conversation's status, as the real endpoints require. As on
+ * the real server, only what happens once a person is involved is stored as events (the visitor's messages to them,
+ * theirs, the system message and status of each change, the end), with ids from one sequence.
  */
 export async function startWidgetServer(bots: Record<string, TestBot>): Promise<WidgetServer> {
   const calls: RecordedCall[] = [];
   const conversations = new Map<string, Conversation>();
   const queue: string[] = [];
+  // Event ids are one sequence across all conversations, as the real server's are.
+  let lastEventId = 0;
 
   const statusOf = (token: string, conversation: Conversation): ConversationStatus => ({
     state: conversation.state,
@@ -149,7 +163,8 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
   });
 
   const push = (conversation: Conversation, event: StoredEvent['event'], data: unknown, cut = false) => {
-    const stored = { id: conversation.events.length + 1, event, data };
+    lastEventId += 1;
+    const stored = { id: lastEventId, event, data };
     conversation.events.push(stored);
     const text = sse(event, data, stored.id);
     for (const stream of conversation.streams) {
@@ -171,8 +186,11 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
     at: new Date().toISOString(),
   });
 
-  const move = (token: string, state: ConversationState, agent: string | null) => {
+  /** Moves a conversation to `state`, after the system message that says so (unless its bot is silent). */
+  const move = (token: string, state: ConversationState, agent: string | null, said?: string) => {
     const conversation = conversationOf(token);
+    if (said !== undefined && bots[conversation.botId]?.silentChanges !== true)
+      push(conversation, 'message', message('system', said, null));
     conversation.state = state;
     conversation.agent = agent;
     const inQueue = queue.indexOf(token);
@@ -180,6 +198,11 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
     if (state === 'queued' && inQueue === -1) queue.push(token);
     push(conversation, 'status', statusOf(token, conversation));
     return conversation;
+  };
+
+  const handsOverToPeople = (botId: string) => {
+    const bot = bots[botId];
+    return bot?.liveAgents ?? (bot !== undefined && offersHandover(WidgetConfigSchema.parse(bot.config)));
   };
 
   function conversationOf(token: string): Conversation {
@@ -243,6 +266,7 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
             message: 'This conversation has ended; start a new one.',
           });
         if (existing !== undefined && existing.state !== 'bot' && token !== undefined) {
+          // A person holds the conversation: the visitor's message goes to them, and the bot does not answer.
           const visitor = message('visitor', intent.text, null);
           push(existing, 'message', visitor);
           return json(200, {
@@ -253,6 +277,7 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
             fallback: false,
             handoverOffered: false,
             language: intent.language ?? 'en',
+            handover: statusOf(token, existing),
           } satisfies IntentReply);
         }
         const answer: Answer = bot.answers?.shift() ?? {
@@ -275,8 +300,6 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
         }
         const conversation = conversations.get(token);
         const visitorMessage = { id: randomUUID(), text: intent.text };
-        if (conversation !== undefined)
-          push(conversation, 'message', message('visitor', visitorMessage.text, null, visitorMessage.id));
         const streaming =
           accept.includes('text/event-stream') && !(answer.kind === 'answer' && answer.jsonOnly);
         if (answer.kind === 'stream-error') {
@@ -285,19 +308,18 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
           return response.end(sse('error', { code: answer.code, message: answer.message }));
         }
         const messages = answer.messages.map((text) => ({ id: randomUUID(), text }));
-        for (const answered of messages) {
-          conversation?.botMessages.add(answered.id);
-          if (conversation !== undefined)
-            push(conversation, 'message', message('bot', answered.text, null, answered.id));
-        }
+        for (const answered of messages) conversation?.botMessages.add(answered.id);
+        const handsOver = answer.handsOver === true && handsOverToPeople(intent.botId);
+        if (handsOver) move(token, 'queued', null);
         const reply: IntentReply = {
           conversationToken: token,
           visitorMessage,
           messages,
           sources: answer.sources ?? [],
           fallback: answer.fallback ?? false,
-          handoverOffered: answer.handoverOffered ?? false,
+          handoverOffered: handsOver ? false : (answer.handoverOffered ?? false),
           language: answer.language ?? intent.language ?? 'en',
+          ...(handsOver && conversation !== undefined ? { handover: statusOf(token, conversation) } : {}),
         };
         if (!streaming) return json(200, reply);
         const events = [
@@ -329,7 +351,7 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
         const conversation = conversations.get(conversationToken);
         if (conversation?.botId !== botId)
           return json(403, { code: 'widget/invalid-conversation', message: 'Not your conversation.' });
-        if (bots[botId]?.liveAgents !== true)
+        if (!handsOverToPeople(botId))
           return json(409, {
             code: 'handover/not-offered',
             message: 'This bot does not hand over to a person.',
@@ -408,7 +430,7 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
   const live: LiveControls = {
     tokens: (botId) =>
       [...conversations].filter(([, conversation]) => conversation.botId === botId).map(([token]) => token),
-    join: (token, name) => void move(token, 'agent', name),
+    join: (token, name) => void move(token, 'agent', name, `${name} joined the conversation.`),
     say: (token, author, text, options = {}) => {
       const said = message('agent', text, author);
       push(conversationOf(token), 'message', said, options.cut === true);
@@ -418,12 +440,17 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
       for (const stream of conversationOf(token).streams)
         stream.write(sse('typing', { role: 'agent', name }));
     },
-    handBack: (token) => void move(token, 'bot', null),
-    end: (token, reason = 'agent') => push(move(token, 'closed', null), 'ended', { reason }),
+    handBack: (token) => {
+      const name = conversationOf(token).agent ?? 'The agent';
+      move(token, 'bot', null, `${name} handed the conversation back to the bot.`);
+    },
+    end: (token, reason = 'agent') =>
+      push(move(token, 'closed', null, 'The conversation has ended.'), 'ended', { reason }),
     drop: (token) => {
       for (const stream of conversationOf(token).streams) stream.end();
     },
     listeners: (token) => conversationOf(token).streams.size,
+    lastEventId: (token) => String(conversationOf(token).events.at(-1)?.id ?? 0),
   };
 
   return {
