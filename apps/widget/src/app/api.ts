@@ -1,10 +1,16 @@
 import {
   createSseParser,
+  type ConversationEventsBody,
+  type ConversationState,
+  type ConversationStatus,
   type FeedbackBody,
+  type HandoverBody,
   type IntentBody,
   type IntentMessage,
   type IntentReply,
   type IntentSource,
+  type LiveMessage,
+  type MessageRole,
   type PublicWidgetConfig,
   type TtsBody,
 } from '@omnibot/contracts';
@@ -88,6 +94,7 @@ function readReply(body: unknown): IntentReply | null {
   const fields = fieldsOf(body);
   const visitorMessage = messageOf(fields.visitorMessage);
   if (typeof fields.conversationToken !== 'string' || visitorMessage === null) return null;
+  const handover = readStatus(fields.handover);
   return {
     conversationToken: fields.conversationToken,
     visitorMessage,
@@ -100,6 +107,7 @@ function readReply(body: unknown): IntentReply | null {
     fallback: fields.fallback === true,
     handoverOffered: fields.handoverOffered === true,
     language: typeof fields.language === 'string' ? fields.language : '',
+    ...(handover === null ? {} : { handover }),
   };
 }
 
@@ -191,4 +199,65 @@ export async function postFeedback(apiBase: string, body: FeedbackBody): Promise
 export async function fetchSpeech(apiBase: string, body: TtsBody): Promise<Blob> {
   const response = await request(`${apiBase}/v1/tts`, postJson(body));
   return response.blob();
+}
+
+const STATES: readonly ConversationState[] = ['bot', 'queued', 'agent', 'closed'];
+const ROLES: readonly MessageRole[] = ['visitor', 'bot', 'agent', 'system'];
+const isState = (value: unknown): value is ConversationState => STATES.includes(value as ConversationState);
+const isRole = (value: unknown): value is MessageRole => ROLES.includes(value as MessageRole);
+
+/** A conversation's status checked field by field; null when it is not a ConversationStatus. */
+export function readStatus(body: unknown): ConversationStatus | null {
+  const { state, position, agent } = fieldsOf(body);
+  if (!isState(state)) return null;
+  const name = fieldsOf(agent).name;
+  return {
+    state,
+    position: typeof position === 'number' ? position : null,
+    agent: typeof name === 'string' ? { name } : null,
+  };
+}
+
+/** A message of a live conversation checked field by field; null when it is not a LiveMessage. */
+export function readLiveMessage(body: unknown): LiveMessage | null {
+  const { id, role, text, author, at } = fieldsOf(body);
+  if (typeof id !== 'string' || typeof text !== 'string' || !isRole(role)) return null;
+  return {
+    id,
+    role,
+    text,
+    author: typeof author === 'string' ? author : null,
+    at: typeof at === 'string' ? at : '',
+  };
+}
+
+/** Asks for a person to answer the conversation; its status once asked (queued, usually). */
+export async function postHandover(apiBase: string, body: HandoverBody): Promise<ConversationStatus> {
+  const response = await request(`${apiBase}/v1/handover`, postJson(body));
+  const status = readStatus(await response.json().catch(() => null));
+  if (status === null) throw malformed();
+  return status;
+}
+
+/** Tells the person answering that the visitor is typing. */
+export async function postVisitorTyping(
+  apiBase: string,
+  body: Pick<HandoverBody, 'botId' | 'conversationToken'>,
+): Promise<void> {
+  await request(`${apiBase}/v1/conversation/typing`, postJson(body));
+}
+
+/** Opens the event stream of a live conversation (after `body.after`); its body, to read as text/event-stream. */
+export async function openConversationEvents(
+  apiBase: string,
+  body: ConversationEventsBody,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await request(
+    `${apiBase}/v1/conversation/events`,
+    postJson(body, { headers: { accept: 'text/event-stream' }, signal }),
+  );
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream') || response.body === null)
+    throw new ApiError(0, 'widget/bad-reply', 'The conversation events could not be read.');
+  return response.body;
 }

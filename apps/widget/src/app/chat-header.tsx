@@ -1,5 +1,6 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
 import { Icon } from './icon';
+import { agentSubtitleText } from './live-texts';
 import { safeImage } from './markdown';
 
 /** Languages the visitor can pick when the bot translates; the current one is always offered too. */
@@ -45,12 +46,14 @@ interface ChatHeaderProps {
   onLanguageChange: (language: string) => void;
   muted: boolean;
   onToggleMute: () => void;
+  /** The person answering, by name (shown instead of the bot's description). */
+  agent: string | null;
   /** The close button is shown (not in the console's preview). */
   closable: boolean;
   onClose: () => void;
 }
 
-/** The bot's avatar, name and description, with the language picker, the speaker and the close button. */
+/** The bot's avatar, name and description (or who answers), with the language picker, the speaker and the close button. */
 export function ChatHeader({
   config,
   language,
@@ -58,6 +61,7 @@ export function ChatHeader({
   onLanguageChange,
   muted,
   onToggleMute,
+  agent,
   closable,
   onClose,
 }: ChatHeaderProps) {
@@ -78,7 +82,11 @@ export function ChatHeader({
       )}
       <div className="ob-title">
         <h1>{identity.botName}</h1>
-        {identity.description !== '' && <p>{identity.description}</p>}
+        {agent !== null ? (
+          <p>{agentSubtitleText(agent)}</p>
+        ) : (
+          identity.description !== '' && <p>{identity.description}</p>
+        )}
       </div>
       {translating && (
         <select

@@ -1,17 +1,19 @@
 import type { PublicWidgetConfig } from '@omnibot/contracts';
 import { ChipMenu } from './chip-menu';
-import { TALK_TO_AGENT } from './message-bubble';
+import { TALK_TO_AGENT } from './live-texts';
 
 interface ChatShortcutsProps {
   config: PublicWidgetConfig;
   /** The start suggestions are offered (until the visitor has written). */
   suggesting: boolean;
+  /** A person can be asked for (none is answering or awaited already). */
+  canHandover: boolean;
   onSend: (text: string) => void;
   onHandover: () => void;
 }
 
 /** What the visitor can pick instead of writing: the start suggestions and, with live agents, "Talk to an agent". */
-export function ChatShortcuts({ config, suggesting, onSend, onHandover }: ChatShortcutsProps) {
+export function ChatShortcuts({ config, suggesting, canHandover, onSend, onHandover }: ChatShortcutsProps) {
   const suggestions = config.welcome.start_suggestions;
   return (
     <>
@@ -23,7 +25,7 @@ export function ChatShortcuts({ config, suggesting, onSend, onHandover }: ChatSh
           onPick={onSend}
         />
       )}
-      {config.liveAgent.enabled && (
+      {config.liveAgent.enabled && canHandover && (
         <div className="ob-actions">
           <button type="button" className="ob-link-button" onClick={onHandover}>
             {TALK_TO_AGENT}

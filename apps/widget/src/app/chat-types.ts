@@ -6,7 +6,10 @@ export interface ChatMessage {
   key: string;
   /** The server's message id (what feedback refers to); absent until the server has stored it. */
   id?: string;
-  role: 'user' | 'bot';
+  /** `agent`: a person answering; `system`: a line about the conversation itself (an agent joined, it ended). */
+  role: 'user' | 'bot' | 'agent' | 'system';
+  /** The name of the person who wrote an agent message. */
+  author?: string;
   text: string;
   /** `notice`: written by the widget itself (for instance "no agent is available"), never sent or rated. */
   status: 'sending' | 'streaming' | 'sent' | 'failed' | 'notice';

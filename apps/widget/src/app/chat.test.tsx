@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fromHost, HOST, renderEmbedded } from '../test/embedded-app';
 import { startWidgetServer, type Answer, type TestBot, type WidgetServer } from '../test/widget-server';
 import { App } from './App';
-import { NO_AGENT_TEXT } from './chat';
+import { NO_AGENT_TEXT } from './live-texts';
 
 let server: WidgetServer;
 
@@ -41,6 +41,7 @@ async function say(text: string) {
 const settled = () => waitFor(() => expect(document.querySelector('[aria-busy="true"]')).toBeNull());
 
 const intents = () => server.calls.filter((call) => call.path === '/v1/intent');
+const handovers = () => server.calls.filter((call) => call.path === '/v1/handover').map((call) => call.body);
 const log = () => screen.getByRole('log');
 
 // The loader holds its messages until the window says it is ready, and the window says so only once it listens.
@@ -409,11 +410,17 @@ describe('menus, agents and language', () => {
   });
 
   it('says honestly that no agent is available and tells the host page about the hand-over', async () => {
-    const { toHost } = renderApp(bot({ engines: { enableliveagent: true } }));
+    // The bot's live agents were turned off since the widget loaded its configuration.
+    const id = bot({ engines: { enableliveagent: true, liveagent: 'inbox' } }, { liveAgents: false });
+    const { toHost } = renderApp(id);
     fireEvent.click(await screen.findByRole('button', { name: 'Talk to an agent' }));
-    expect(within(log()).getByText(NO_AGENT_TEXT)).toBeTruthy();
+    expect(await within(log()).findByText(NO_AGENT_TEXT)).toBeTruthy();
     expect(toHost()).toContainEqual({ source: PROTOCOL_SOURCE, type: 'handover' });
-    expect(intents()).toHaveLength(0);
+    // A person can only be asked for in a conversation: the button's text starts it.
+    expect(intents().map((call) => (call.body as { text: string }).text)).toEqual(['Talk to an agent']);
+    const [token] = server.live.tokens(id);
+    expect(handovers()).toEqual([{ botId: id, conversationToken: token, language: 'en' }]);
+    expect(screen.queryByText(/Waiting for an agent/)).toBeNull();
   });
 
   it('offers an agent under an answer that offers a hand-over', async () => {
@@ -423,7 +430,9 @@ describe('menus, agents and language', () => {
     await say('Complicated');
     await within(log()).findByText('Sorry.');
     fireEvent.click(within(log()).getByRole('button', { name: 'Talk to an agent' }));
-    expect(within(log()).getByText(NO_AGENT_TEXT)).toBeTruthy();
+    expect(await within(log()).findByText(NO_AGENT_TEXT)).toBeTruthy();
+    expect(intents()).toHaveLength(1);
+    expect(handovers()).toHaveLength(1);
   });
 
   it('lets the visitor pick the language when the bot translates, and shows the language answered in', async () => {

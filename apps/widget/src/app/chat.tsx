@@ -15,15 +15,15 @@ import { ChatShortcuts } from './chat-shortcuts';
 import type { ChatMessage } from './chat-types';
 import { useFocusTrap } from './focus-trap';
 import { useHostMessages, useHostPost } from './host-bridge';
+import { LiveStatus } from './live-status';
+import { HANDOVER_FAILED_TEXT, NO_AGENT_TEXT, TALK_TO_AGENT } from './live-texts';
 import { MessageList } from './message-list';
 import { useSendQueue } from './send-queue';
 import { themeOf, usePrefersDark } from './theme';
 import { useAnswerStream } from './use-answer-stream';
 import { useChatState } from './use-chat-state';
+import { useLiveConversation } from './use-live-conversation';
 import { useSpeechControls } from './use-speech-controls';
-
-export const NO_AGENT_TEXT =
-  'No agent is available right now. I can keep helping you here, or please try again later.';
 
 let keyCounter = 0;
 const newKey = () => `${Date.now().toString(36)}-${String((keyCounter += 1))}`;
@@ -64,7 +64,7 @@ export function Chat({
   const offline = preview && botId === '';
   const translating = services.translate && languages.autoTranslate;
   const postToHost = useHostPost(hostOrigin);
-  const { messages, setMessages, patch, language, setLanguage, token } = useChatState({
+  const { messages, setMessages, patch, language, setLanguage, token, live, setLive } = useChatState({
     botId,
     hostOrigin,
     savedChat,
@@ -80,6 +80,19 @@ export function Chat({
 
   // The visitor's language, for the widget's own texts in it (translated-texts.tsx).
   useEffect(() => onLanguageChange?.(language), [onLanguageChange, language]);
+
+  const person = useLiveConversation({
+    apiBase,
+    botId,
+    language,
+    token,
+    live,
+    setLive,
+    setMessages,
+    newKey,
+  });
+  // Queued or answered by a person: the bot does not answer, and the visitor does not ask again.
+  const withPerson = person.status?.state === 'queued' || person.status?.state === 'agent';
 
   const speech = useSpeechControls({
     apiBase,
@@ -105,6 +118,8 @@ export function Chat({
     patch,
     onAnswered: (reply, answers) => {
       if (translating && isLanguageCode(reply.language)) setLanguage(reply.language);
+      // A person holds the conversation, or it was just handed to one: what they say comes over its event stream.
+      if (reply.handover !== undefined) person.show(reply.handover);
       if (answers.length === 0) return;
       for (const answer of answers)
         postToHost({
@@ -115,6 +130,7 @@ export function Chat({
         });
       speech.announce(answers.map((answer) => answer.text));
     },
+    onConversationEnded: person.forget,
   });
 
   // Masked here, before the text leaves the browser; the visitor sees exactly what is sent.
@@ -146,12 +162,30 @@ export function Chat({
     patch(message.key, { feedback: rating });
   };
 
-  const handover = () => {
-    setMessages((list) => [
-      ...list,
-      { key: newKey(), role: 'bot', text: NO_AGENT_TEXT, status: 'notice', sources: [] },
-    ]);
-    postToHost({ source: PROTOCOL_SOURCE, type: 'handover' });
+  const notice = (text: string) =>
+    setMessages((list) => [...list, { key: newKey(), role: 'bot', text, status: 'notice', sources: [] }]);
+
+  // A person can only be asked for in a conversation: without one, the button's text starts it.
+  const handover = (again = false) => {
+    if (withPerson) return;
+    if (!again) postToHost({ source: PROTOCOL_SOURCE, type: 'handover' });
+    if (offline) {
+      notice(NO_AGENT_TEXT);
+      return;
+    }
+    if (token.current === undefined) send(TALK_TO_AGENT);
+    enqueue(async () => {
+      // The message that was to start the conversation failed, and says so itself.
+      if (token.current === undefined) return;
+      const outcome = await person.requestHandover();
+      if (outcome === 'not-offered') notice(NO_AGENT_TEXT);
+      else if (outcome === 'failed') notice(HANDOVER_FAILED_TEXT);
+      else if (outcome === 'closed' && !again) {
+        token.current = undefined;
+        person.forget();
+        handover(true);
+      }
+    });
   };
 
   const close = useCallback(() => postToHost({ source: PROTOCOL_SOURCE, type: 'close' }), [postToHost]);
@@ -178,28 +212,34 @@ export function Chat({
         onLanguageChange={setLanguage}
         muted={speech.muted}
         onToggleMute={speech.toggleMute}
+        agent={person.status?.state === 'agent' ? (person.status.agent?.name ?? null) : null}
         closable={!preview}
         onClose={close}
       />
       <MessageList
         config={config}
         messages={messages}
-        pending={pending}
+        pending={withPerson ? 0 : pending}
         onSend={send}
         onRetry={(message) => enqueue(() => deliver(message.key, message.text))}
         onRate={rate}
-        onHandover={handover}
+        onHandover={() => handover()}
       />
+      <LiveStatus status={person.status} typing={person.typing} />
       <ChatShortcuts
         config={config}
         suggesting={!messages.some((message) => message.role === 'user')}
+        canHandover={!withPerson}
         onSend={send}
-        onHandover={handover}
+        onHandover={() => handover()}
       />
       <ChatComposer
         config={config}
         draft={draft}
-        onDraftChange={setDraft}
+        onDraftChange={(text) => {
+          setDraft(text);
+          if (text !== '') person.visitorTyping();
+        }}
         input={input}
         onSubmit={() => {
           send(draft);

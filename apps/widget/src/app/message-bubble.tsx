@@ -1,9 +1,8 @@
 import type { FeedbackRating, PublicWidgetConfig } from '@omnibot/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import type { ChatMessage } from './chat-types';
+import { TALK_TO_AGENT } from './live-texts';
 import { Markdown, safeHref, type Cite } from './markdown';
-
-export const TALK_TO_AGENT = 'Talk to an agent';
 
 interface BubbleProps {
   message: ChatMessage;
@@ -15,10 +14,14 @@ interface BubbleProps {
   onHandover: () => void;
 }
 
-/** One message: Markdown for the bot, plain text for the visitor, with sources, feedback and retry. */
+/**
+ * One message: Markdown for the bot, plain text for the visitor and for a person (under their name), with sources,
+ * feedback and retry; a line about the conversation itself stands apart.
+ */
 export function MessageBubble({ message, config, canRate, onRetry, onRate, onHandover }: BubbleProps) {
   const streaming = message.status === 'streaming';
   const sourcesId = useId();
+  if (message.role === 'system') return <p className="ob-system">{message.text}</p>;
   // A citation links to its source's page, or to the source in the list below when the source has no page.
   const cite: Cite = (n, key) => {
     const index = message.sources.findIndex((source) => source.n === n);
@@ -43,6 +46,9 @@ export function MessageBubble({ message, config, canRate, onRetry, onRate, onHan
       className={`ob-message ob-${message.role}${message.status === 'failed' ? ' ob-unsent' : ''}`}
       aria-busy={streaming || message.status === 'sending'}
     >
+      {message.role === 'agent' && message.author !== undefined && (
+        <p className="ob-author">{message.author}</p>
+      )}
       {message.role === 'bot' ? <Markdown text={message.text} cite={cite} /> : <p>{message.text}</p>}
       {message.sources.length > 0 && (
         <ul className="ob-sources" aria-label="Sources">

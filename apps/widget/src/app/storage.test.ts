@@ -40,6 +40,24 @@ describe('the saved conversation', () => {
     expect(loadChat(sessionStorage, 'bot-b')).toBeNull();
   });
 
+  it("keeps a person's messages under their name, system lines, and the live state with its last event id", () => {
+    const messages = [
+      message({ key: 'k1', role: 'agent', author: 'Anna', text: 'Hi', id: 'm1' }),
+      message({ key: 'k2', role: 'system', text: 'The conversation has ended.', status: 'notice' }),
+    ];
+    const live = { state: 'agent' as const, agent: 'Anna', lastEventId: '42' };
+    saveChat(sessionStorage, 'bot-a', { conversationToken: 'tok', messages, live });
+    const loaded = loadChat(sessionStorage, 'bot-a');
+    expect(loaded?.messages).toMatchObject([
+      { role: 'agent', author: 'Anna', text: 'Hi' },
+      { role: 'system', text: 'The conversation has ended.' },
+    ]);
+    expect(loaded?.live).toEqual(live);
+    const tampered = JSON.stringify({ messages: [], live: { state: 'agent', agent: 7, lastEventId: '4x' } });
+    expect(readSavedChat(tampered)?.live).toEqual({ state: 'agent', agent: null, lastEventId: null });
+    expect(readSavedChat(JSON.stringify({ messages: [], live: { state: 'gone' } }))?.live).toBeUndefined();
+  });
+
   it('turns a message that was still sending into a failed one the visitor can retry', () => {
     saveChat(sessionStorage, 'bot-a', { messages: [message({ status: 'sending' })] });
     expect(loadChat(sessionStorage, 'bot-a')?.messages[0]).toMatchObject({ status: 'failed', text: 'Hello' });

@@ -1,5 +1,18 @@
-import { SAVED_CHAT_MAX, storageWarning, type IntentSource } from '@omnibot/contracts';
+import {
+  SAVED_CHAT_MAX,
+  storageWarning,
+  type ConversationState,
+  type IntentSource,
+} from '@omnibot/contracts';
 import type { ChatMessage } from './chat-types';
+
+/** A conversation that went to a person: where it stood and the last event of its stream already shown. */
+export interface SavedLive {
+  state: ConversationState;
+  /** The person answering, by name. */
+  agent: string | null;
+  lastEventId: string | null;
+}
 
 /**
  * What survives a page load when the bot keeps conversations: in the host page's sessionStorage through the loader,
@@ -9,6 +22,7 @@ interface SavedChat {
   conversationToken?: string;
   language?: string;
   messages: ChatMessage[];
+  live?: SavedLive | null;
 }
 
 const STORAGE_MAX_MESSAGES = 200;
@@ -18,6 +32,18 @@ type Fields = Record<string, unknown>;
 const fieldsOf = (value: unknown): Fields =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const ROLES: readonly ChatMessage['role'][] = ['user', 'bot', 'agent', 'system'];
+const STATES: readonly ConversationState[] = ['bot', 'queued', 'agent', 'closed'];
+
+function liveOf(value: unknown): SavedLive | undefined {
+  const { state, agent, lastEventId } = fieldsOf(value);
+  if (!STATES.includes(state as ConversationState)) return undefined;
+  return {
+    state: state as ConversationState,
+    agent: typeof agent === 'string' ? agent : null,
+    lastEventId: typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? lastEventId : null,
+  };
+}
 
 function sourceOf(value: unknown): IntentSource | null {
   const { n, title, url } = fieldsOf(value);
@@ -28,13 +54,15 @@ function sourceOf(value: unknown): IntentSource | null {
 function messageOf(value: unknown): ChatMessage | null {
   const fields = fieldsOf(value);
   const { key, role, text, status } = fields;
-  if (typeof key !== 'string' || typeof text !== 'string' || (role !== 'user' && role !== 'bot')) return null;
+  if (typeof key !== 'string' || typeof text !== 'string' || !ROLES.includes(role as ChatMessage['role']))
+    return null;
   if (status !== 'sent' && status !== 'failed' && status !== 'notice' && status !== 'sending') return null;
   const feedback = fields.feedback;
   return {
     key,
     id: optionalString(fields.id),
-    role,
+    role: role as ChatMessage['role'],
+    author: optionalString(fields.author),
     text,
     // A message still on its way when the page went away is shown as failed, so the visitor can retry it.
     status: status === 'sending' ? 'failed' : status,
@@ -59,6 +87,7 @@ export function readSavedChat(raw: string | null | undefined): SavedChat | null 
       messages: (Array.isArray(fields.messages) ? (fields.messages as unknown[]) : [])
         .map(messageOf)
         .filter((message): message is ChatMessage => message !== null),
+      live: liveOf(fields.live),
     };
   } catch {
     return null;

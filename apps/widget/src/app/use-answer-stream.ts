@@ -1,6 +1,6 @@
 import type { IntentReply, PublicWidgetConfig } from '@omnibot/contracts';
 import { useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
-import { describeSendError, postIntent } from './api';
+import { ApiError, describeSendError, postIntent } from './api';
 import type { ChatMessage } from './chat-types';
 
 export const PREVIEW_NOTE = 'This is a preview: the saved bot answers here.';
@@ -19,12 +19,14 @@ interface AnswerStreamOptions {
   patch: (key: string, change: Partial<ChatMessage>) => void;
   /** The reply arrived and its answers are in the conversation. */
   onAnswered: (reply: IntentReply, answers: ChatMessage[]) => void;
+  /** The conversation had ended (a person closed it): the message is sent again as the start of a new one. */
+  onConversationEnded: () => void;
 }
 
 /**
  * Sends a visitor message and draws its answer as it streams in: the answer grows under a key of its own while
- * deltas arrive, gives way to the reply's messages, and a failure marks the visitor's message failed.
- * `pending` counts the messages on their way.
+ * deltas arrive, gives way to the reply's messages, and a failure marks the visitor's message failed. While a person
+ * answers, the reply has no messages (theirs come over the live stream). `pending` counts the messages on their way.
  */
 export function useAnswerStream({
   apiBase,
@@ -37,6 +39,7 @@ export function useAnswerStream({
   setMessages,
   patch,
   onAnswered,
+  onConversationEnded,
 }: AnswerStreamOptions) {
   const [pending, setPending] = useState(0);
   const { welcome } = config;
@@ -60,10 +63,10 @@ export function useAnswerStream({
     const answerKey = `${key}:answer`;
     patch(key, { status: 'sending', error: undefined });
     setPending((count) => count + 1);
-    try {
-      const reply = offline
+    const ask = () =>
+      offline
         ? localReply(key)
-        : await postIntent(
+        : postIntent(
             apiBase,
             {
               botId,
@@ -92,6 +95,17 @@ export function useAnswerStream({
               onReset: () => setMessages((list) => list.filter((message) => message.key !== answerKey)),
             },
           );
+    try {
+      let reply: IntentReply;
+      try {
+        reply = await ask();
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'handover/closed') || token.current === undefined)
+          throw error;
+        token.current = undefined;
+        onConversationEnded();
+        reply = await ask();
+      }
       if (!offline) token.current = reply.conversationToken;
       const last = reply.messages.length - 1;
       const answers: ChatMessage[] = reply.messages.map((answer, index) => ({
@@ -103,9 +117,17 @@ export function useAnswerStream({
         sources: index === last ? reply.sources : [],
         handoverOffered: index === last && reply.handoverOffered,
       }));
+      // The live stream may have shown these messages already: the reply's own take their place.
+      const stored = new Set(
+        offline ? [] : [reply.visitorMessage.id, ...reply.messages.map((answer) => answer.id)],
+      );
       setMessages((list) => [
         ...list
-          .filter((message) => message.key !== answerKey)
+          .filter(
+            (message) =>
+              message.key !== answerKey &&
+              (message.key === key || message.id === undefined || !stored.has(message.id)),
+          )
           .map((message) =>
             message.key === key
               ? {

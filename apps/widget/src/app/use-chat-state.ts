@@ -1,7 +1,14 @@
 import { PROTOCOL_SOURCE, type FrameToHostMessage } from '@omnibot/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from './chat-types';
-import { loadChat, readSavedChat, saveChat, savedChatText, sessionStorageOrNull } from './storage';
+import {
+  loadChat,
+  readSavedChat,
+  saveChat,
+  savedChatText,
+  sessionStorageOrNull,
+  type SavedLive,
+} from './storage';
 
 interface ChatStateOptions {
   botId: string;
@@ -16,8 +23,8 @@ interface ChatStateOptions {
 }
 
 /**
- * The conversation: its messages, the visitor's language and the conversation token, taken from where it was kept
- * and kept again on each change.
+ * The conversation: its messages, the visitor's language, the conversation token and, once it went to a person, its
+ * live state, taken from where it was kept and kept again on each change.
  */
 export function useChatState({
   botId,
@@ -40,6 +47,7 @@ export function useChatState({
   const [messages, setMessages] = useState<ChatMessage[]>(() => saved?.messages ?? []);
   const [language, setLanguage] = useState(saved?.language ?? defaultLanguage);
   const token = useRef<string | undefined>(saved?.conversationToken);
+  const [live, setLive] = useState<SavedLive | null>(saved?.live ?? null);
 
   const patch = useCallback(
     (key: string, change: Partial<ChatMessage>) =>
@@ -51,7 +59,7 @@ export function useChatState({
 
   useEffect(() => {
     if (!keeps) return;
-    const chat = { conversationToken: token.current, language, messages };
+    const chat = { conversationToken: token.current, language, messages, live };
     if (hostOrigin === null) {
       saveChat(storage, botId, chat);
       return;
@@ -61,7 +69,7 @@ export function useChatState({
     if (text === stored.current || (stored.current === null && messages.length === 0)) return;
     stored.current = text;
     postToHost({ source: PROTOCOL_SOURCE, type: 'store', chat: text });
-  }, [keeps, storage, hostOrigin, postToHost, botId, language, messages]);
+  }, [keeps, storage, hostOrigin, postToHost, botId, language, messages, live]);
 
-  return { messages, setMessages, patch, language, setLanguage, token };
+  return { messages, setMessages, patch, language, setLanguage, token, live, setLive };
 }
