@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
+import { resilientListener } from '../../db/listener';
 import { onPrincipalsChanged, PRINCIPALS_CHANNEL } from '../tenancy/principals-changed';
 
 const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
-const RETRY_FIRST_MS = 1000;
-const RETRY_MAX_MS = 30_000;
 
 interface Entry<V> {
   value: V;
@@ -104,54 +103,24 @@ export function registerCredentialCache<V>(
   if (ttlMs <= 0) return null;
   const cache = new CredentialCache<V>(ttlMs);
   const stopLocal = onPrincipalsChanged(database.db, () => cache.clear());
-  let stopped = false;
-  let unlisten: (() => Promise<void>) | null = null;
-  let retry: NodeJS.Timeout | null = null;
-  let failures = 0;
-
-  const down = (error: unknown) => {
-    cache.setListening(false);
-    if (stopped) return;
-    // Logged once per outage: the server keeps answering, only without the cache.
-    if (failures === 0) {
-      app.log.warn({ err: error }, 'credential cache off: lost the database notification listener');
-    }
-    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures);
-    failures += 1;
-    retry = setTimeout(() => void connect(), delay);
-    retry.unref();
-  };
-  const connect = async () => {
-    retry = null;
-    try {
-      const stop = await database.listen(
-        PRINCIPALS_CHANNEL,
-        () => cache.clear(),
-        () => {
-          unlisten = null;
-          down(new Error('listener connection ended'));
-        },
-      );
-      if (stopped) {
-        await stop();
-        return;
-      }
-      unlisten = stop;
-      if (failures > 0) app.log.info('credential cache on: listening to the database again');
-      failures = 0;
-      cache.setListening(true);
-    } catch (error) {
-      down(error);
-    }
-  };
-
-  app.addHook('onReady', connect);
+  const listener = resilientListener(
+    database,
+    PRINCIPALS_CHANNEL,
+    {
+      onNotify: () => cache.clear(),
+      onUp: () => cache.setListening(true),
+      onDown: () => cache.setListening(false),
+    },
+    {
+      logger: app.log,
+      lost: 'credential cache off: lost the database notification listener',
+      back: 'credential cache on: listening to the database again',
+    },
+  );
+  app.addHook('onReady', listener.start);
   app.addHook('onClose', async () => {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    cache.setListening(false);
     stopLocal();
-    await unlisten?.();
+    await listener.stop();
   });
   return cache;
 }

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { resilientListener } from '../../db/listener';
 import { LIVE_CHANNEL, type LiveNotice, parseNotice } from './live-events';
-
-const RETRY_FIRST_MS = 1000;
-const RETRY_MAX_MS = 30_000;
 
 type Listener = (notice: LiveNotice) => void;
 
@@ -34,21 +32,17 @@ function addTo(map: Map<string, Set<Listener>>, key: string, listener: Listener)
 export function startLiveBus(
   database: Database,
   log: FastifyBaseLogger,
-  hooks: { onReady(run: () => Promise<void>): void; onClose(run: () => Promise<void>): void },
+  hooks: { onReady: (run: () => Promise<void>) => void; onClose: (run: () => Promise<void>) => void },
 ): LiveBus {
   const byConversation = new Map<string, Set<Listener>>();
   const byTenant = new Map<string, Set<Listener>>();
-  let stopped = false;
-  let unlisten: (() => Promise<void>) | null = null;
-  let retry: NodeJS.Timeout | null = null;
-  let failures = 0;
-
   const dispatch = (notice: LiveNotice) => {
     if (notice.conversationId !== '') {
       for (const listener of byConversation.get(notice.conversationId) ?? []) listener(notice);
     }
     for (const listener of byTenant.get(notice.tenantId) ?? []) listener(notice);
   };
+  // Back after a loss: every stream reads again what it may have missed.
   const resync = () => {
     for (const [conversationId, listeners] of byConversation) {
       for (const listener of listeners) listener({ tenantId: '', conversationId });
@@ -57,52 +51,30 @@ export function startLiveBus(
       for (const listener of listeners) listener({ tenantId, conversationId: '' });
     }
   };
-  const down = (error: unknown) => {
-    if (stopped) return;
-    if (failures === 0)
-      log.warn({ err: error }, 'live conversations: lost the database notification listener');
-    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures);
-    failures += 1;
-    retry = setTimeout(() => void connect(), delay);
-    retry.unref();
-  };
-  const connect = async () => {
-    retry = null;
-    try {
-      const stop = await database.listen(
-        LIVE_CHANNEL,
-        (payload) => {
-          const notice = parseNotice(payload);
-          if (notice) dispatch(notice);
-        },
-        () => {
-          unlisten = null;
-          down(new Error('listener connection ended'));
-        },
-      );
-      if (stopped) {
-        await stop();
-        return;
-      }
-      unlisten = stop;
-      if (failures > 0) {
-        log.info('live conversations: listening to the database again');
-        resync();
-      }
-      failures = 0;
-    } catch (error) {
-      down(error);
-    }
-  };
-  hooks.onReady(connect);
-  hooks.onClose(async () => {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    await unlisten?.();
-  });
+  const listener = resilientListener(
+    database,
+    LIVE_CHANNEL,
+    {
+      onNotify: (payload) => {
+        const notice = parseNotice(payload);
+        if (notice) dispatch(notice);
+      },
+      onUp: (recovered) => {
+        if (recovered) resync();
+      },
+      onDown: () => undefined,
+    },
+    {
+      logger: log,
+      lost: 'live conversations: lost the database notification listener',
+      back: 'live conversations: listening to the database again',
+    },
+  );
+  hooks.onReady(listener.start);
+  hooks.onClose(listener.stop);
 
   return {
-    onConversation: (conversationId, listener) => addTo(byConversation, conversationId, listener),
-    onTenant: (tenantId, listener) => addTo(byTenant, tenantId, listener),
+    onConversation: (conversationId, listen) => addTo(byConversation, conversationId, listen),
+    onTenant: (tenantId, listen) => addTo(byTenant, tenantId, listen),
   };
 }

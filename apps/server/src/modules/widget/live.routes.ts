@@ -22,6 +22,7 @@ import type { LiveBus } from '../live-agents/live-bus';
 import { eventsAfter, notifyTyping } from '../live-agents/live-events';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
+import { widgetPreflights } from './widget-preflight';
 
 const errors = {
   400: ErrorBodySchema,
@@ -70,23 +71,7 @@ export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: W
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
-    for (const url of ['/v1/handover', '/v1/conversation/events', '/v1/conversation/typing']) {
-      r.options(
-        url,
-        {
-          schema: {
-            tags,
-            summary: 'CORS preflight: answered only for this server and the origins a bot allows',
-            querystring: NoQuerySchema,
-            response: { 204: z.null(), 400: ErrorBodySchema, 403: ErrorBodySchema },
-          },
-        },
-        async (request, reply) => {
-          await access.answerPreflight(request, reply);
-          return reply;
-        },
-      );
-    }
+    widgetPreflights(scope, access, ['/v1/handover', '/v1/conversation/events', '/v1/conversation/typing']);
 
     r.post(
       '/v1/handover',

@@ -15,6 +15,7 @@ import type { Env } from '../../env';
 import { refuseLongText } from '../../lib/visitor-text';
 import { type SpeechDeps, speakText, translateText } from '../speech/speech.service';
 import { type WidgetAccess, widgetRateLimited } from './widget-access';
+import { widgetPreflights } from './widget-preflight';
 import { createWidgetTexts } from './widget-texts';
 
 const tags = ['widget'];
@@ -62,24 +63,7 @@ export async function visitorSpeechRoutes(
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
-    for (const url of ['/v1/language', '/v1/tts']) {
-      r.options(
-        url,
-        {
-          config: { rateLimit },
-          schema: {
-            tags,
-            summary: 'CORS preflight: answered for this server and origins a bot allows',
-            querystring: NoQuerySchema,
-            response: { 204: z.null(), 400: ErrorBodySchema, 403: ErrorBodySchema, 429: ErrorBodySchema },
-          },
-        },
-        async (request, reply) => {
-          await access.answerPreflight(request, reply);
-          return reply;
-        },
-      );
-    }
+    widgetPreflights(scope, access, ['/v1/language', '/v1/tts'], { rateLimit });
 
     r.post(
       '/v1/language',

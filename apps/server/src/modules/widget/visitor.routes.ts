@@ -29,6 +29,7 @@ import {
   storeTurn,
 } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
+import { widgetPreflights } from './widget-preflight';
 
 const errors = {
   400: ErrorBodySchema,
@@ -58,23 +59,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
-    for (const url of ['/v1/intent', '/v1/feedback']) {
-      r.options(
-        url,
-        {
-          schema: {
-            tags,
-            summary: 'CORS preflight: answered only for this server and the origins a bot allows',
-            querystring: NoQuerySchema,
-            response: { 204: z.null(), 400: ErrorBodySchema, 403: ErrorBodySchema },
-          },
-        },
-        async (request, reply) => {
-          await access.answerPreflight(request, reply);
-          return reply;
-        },
-      );
-    }
+    widgetPreflights(scope, access, ['/v1/intent', '/v1/feedback']);
 
     r.post(
       '/v1/intent',
