@@ -380,7 +380,7 @@ describe('provider secrets', () => {
       const projection = publicWidgetConfig(config);
       expect(JSON.stringify(projection)).not.toContain(SECRET_MARKER);
       expect(PublicWidgetConfigSchema.parse(projection)).toEqual(projection);
-      expect(projection.liveAgent.enabled).toBe(config.engines.enableliveagent);
+      expect(projection.liveAgent.enabled).toBe(offersHandover(config));
     }
   });
 
