@@ -1,4 +1,5 @@
 import type { FrameLocator, Page } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { api, startHostSite, type HostSite } from './support/bots';
 import { signInWithApi } from './support/identity';
 import { expect, test } from './support/server';
@@ -100,3 +101,50 @@ test('the bot falls back, the visitor asks for a person, an agent claims, both t
   expect(transcript.messages[3]).toMatchObject({ author: MASTER_NAME });
   await visitorContext.close();
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`the inbox in the ${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    test('has no serious accessibility finding, and works at 375 px with a conversation waiting', async ({
+      page,
+      baseURL,
+    }) => {
+      const base = defined(baseURL);
+      const bot = await api<{ id: string }>(page, base, 'POST', '/v1/bots', {
+        name: `Pier desk ${colorScheme}`,
+        config: { engines: { enableliveagent: true, liveagent: 'inbox', fallbackText: FALLBACK } },
+      });
+      await api(page, base, 'PATCH', `/v1/bots/${bot.id}`, { enabled: true });
+      // A visitor calling directly (no browser Origin) starts a conversation and asks for a person.
+      const first = await page.request.post('/v1/intent', {
+        data: { botId: bot.id, text: 'Is the ferry late?' },
+      });
+      const token = ((await first.json()) as { conversationToken: string }).conversationToken;
+      const queued = await page.request.post('/v1/handover', {
+        data: { botId: bot.id, conversationToken: token },
+      });
+      expect(queued.status()).toBe(200);
+
+      await page.goto('/inbox');
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+      const list = page.getByRole('list', { name: 'Conversations' });
+      await list.getByText(`Pier desk ${colorScheme}`).click();
+      const conversation = page.getByRole('region', { name: 'Conversation' });
+      await expect(conversation.getByText('Is the ferry late?')).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // On a phone the list and the conversation stack, and nothing runs off the side of the screen.
+      await page.setViewportSize({ width: 375, height: 800 });
+      await expect(conversation.getByRole('button', { name: 'Claim' })).toBeVisible();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await conversation.getByRole('button', { name: 'Claim' }).click();
+      await expect(conversation.getByRole('textbox', { name: 'Your reply' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}

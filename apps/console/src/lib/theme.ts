@@ -6,6 +6,7 @@ import {
   localStorageColorSchemeManager,
   type MantineTheme,
   type MantineColorSchemeManager,
+  Notification,
 } from '@mantine/core';
 
 /** Local storage keys of the theme. public/theme-init.js reads APP_MODE_KEY too. */
@@ -49,6 +50,10 @@ export const theme = createTheme({
     // The eye dropper is an icon-only button: it needs a name for screen readers.
     ColorInput: ColorInput.extend({
       defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } },
+    }),
+    // Every toast's close button is an icon: it needs a name for screen readers too.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close the notification' } },
     }),
   },
 });
