@@ -9,6 +9,7 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type ConversationRow, conversationMessages, conversations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import type { BotEngine } from '../bots/bot-engine';
 import { appendEvents, notifyQueueMoved, type StoredEvent } from './live-events';
 
 /** A database or a transaction. */
@@ -136,6 +137,21 @@ export async function requestHandover(
   };
   return tx ? run(tx) : db.transaction(run);
 }
+
+/**
+ * The engine of a conversation a person holds (queued or answered): it asks no engine and says nothing, so the
+ * visitor's message is only stored and relayed to the person (its trace is never stored: there is no bot message).
+ */
+export const personHoldsEngine: BotEngine = {
+  respond: () =>
+    Promise.resolve({
+      messages: [],
+      sources: [],
+      fallback: false,
+      handoverOffered: false,
+      trace: { engine: 'fallback', error: null, answerId: null, ms: 0 },
+    }),
+};
 
 /** Who acts in the inbox: a signed-in person of the conversation's tenant. */
 export interface InboxAgent {

@@ -19,6 +19,8 @@ import { captureLogs, type Caller, createTestApp, injectAs, type TestApp } from 
 import { defined } from '../../test/defined';
 import { makeOmniragTenants, makeSignedInUser } from '../accounts/accounts.fixtures';
 import { createConversationTokens } from '../widget/conversation-token';
+import { startOpenAICompatibleServer } from '../../test/openai-compatible-server';
+import { makeChatModel } from '../rag/rags.test-support';
 
 /*
  * Hand-over to a person through the built-in inbox, against the real app (PGlite, or PostgreSQL with
@@ -146,7 +148,9 @@ let quietBot = '';
 let tokens: ReturnType<typeof createConversationTokens>;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { WIDGET_RATE_LIMIT_CONVERSATION: '200' } });
+  t = await createTestApp({
+    env: { WIDGET_RATE_LIMIT_CONVERSATION: '200', FETCH_ALLOW_ADDRESSES: '127.0.0.1' },
+  });
   Object.assign(who, await makeOmniragTenants(t, ids));
   for (const [key, user] of [
     ['ann', await makeSignedInUser(t, ids.a, 'ann@a.test', 'agent')],
@@ -352,6 +356,38 @@ describe('hand-over to the inbox', () => {
     const [row] = await t.database.db.select().from(conversations).where(eq(conversations.id, id));
     expect(row).toMatchObject({ state: 'queued', handoverReason: 'fallbacks' });
     await inbox(agents.ann, 'POST', `/${id}/close`);
+  });
+
+  it('asks no engine while a person holds the conversation: the chat model hears nothing of it', async () => {
+    const model = await startOpenAICompatibleServer({ reply: 'A model answer.' });
+    try {
+      const made = await makeChatModel(t, {
+        name: `Counted ${Math.random().toString(36).slice(2, 8)}`,
+        base_url: model.baseUrl,
+        api_key: 'sk-live-agents-test',
+        tenant_ids: [ids.a],
+      });
+      const bot = await makeBot(who.alice, {
+        enableliveagent: true,
+        liveagent: 'inbox',
+        botEngine: 'openai',
+        model_id: made.id,
+      });
+      const first = await ask(bot, 'Hello model');
+      expect(first.messages.map((m) => m.text)).toEqual(['A model answer.']);
+      const asked = model.requests.length;
+      const id = defined(tokens.verify(first.conversationToken, bot));
+      await visitorPost(t.app, '/v1/handover', { botId: bot, conversationToken: first.conversationToken });
+      const waiting = await ask(bot, 'Still there?', first.conversationToken);
+      expect(waiting.messages).toEqual([]);
+      await inbox(agents.ann, 'POST', `/${id}/claim`);
+      const answered = await ask(bot, 'Hello person', first.conversationToken);
+      expect(answered.messages).toEqual([]);
+      expect(model.requests.length).toBe(asked);
+      await inbox(agents.ann, 'POST', `/${id}/close`);
+    } finally {
+      await model.close();
+    }
   });
 
   it('refuses the inbox to callers who are not signed-in people, and bad input with 4xx', async () => {

@@ -16,6 +16,7 @@ import { openEventStream, wantsEventStream } from '../../lib/event-stream';
 import { refuseLongText } from '../../lib/visitor-text';
 import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
+import { handoverClosed, personHoldsEngine } from '../live-agents/handover.service';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { autoTranslating } from './auto-translate';
@@ -92,8 +93,11 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           language: answerLanguageFor(bot.config, body.language),
           origin: conversationOrigin(seen, body.hostOrigin, bot.config),
         });
-        const history = conversation === null ? [] : await historyOf(db, conversation);
-        const engine = autoTranslating(speech, engineFor(answering, bot));
+        if (conversation?.state === 'closed') throw handoverClosed();
+        // While a person holds the conversation the message goes to them: no engine is asked (storeTurn relays it).
+        const heldByPerson = conversation !== null && conversation.state !== 'bot';
+        const history = conversation === null || heldByPerson ? [] : await historyOf(db, conversation);
+        const engine = heldByPerson ? personHoldsEngine : autoTranslating(speech, engineFor(answering, bot));
         const question = {
           tenantId: bot.row.tenantId,
           bot,
