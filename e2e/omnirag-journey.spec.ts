@@ -107,8 +107,13 @@ async function composeTwoVersions(page: Page, name: string, narrow: boolean): Pr
   await page.getByRole('button', { name: 'Save prompt' }).click();
   await expect(page.getByText(`Prompt "${name}" was saved as version 1.`)).toBeVisible();
   await expect(page).toHaveURL(/\/prompt\/detail\/[0-9a-f-]{36}$/);
-
-  await page.getByRole('textbox', { name: 'Template' }).fill(SECOND);
+  // The detail page has loaded the prompt and its versions before the template is changed, so nothing that
+  // arrives later starts the form again from version 1.
+  await expect(page.getByText('Version 1 is in use.')).toBeVisible();
+  const template = page.getByRole('textbox', { name: 'Template' });
+  await expect(template).toHaveValue(FIRST);
+  await template.fill(SECOND);
+  await expect(template).toHaveValue(SECOND);
   await page.getByRole('button', { name: 'Save as new version' }).click();
   await expect(page.getByText('Saved as version 2.')).toBeVisible();
   const before = page.getByRole('region', { name: 'Version 1', exact: true });

@@ -32,8 +32,10 @@ async function composeCompareRestore(page: Page, name: string) {
   await expect(page.getByText(`Prompt "${name}" was saved as version 1.`)).toBeVisible();
   await expect(page).toHaveURL(/\/prompt\/detail\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-
-  await page.getByRole('textbox', { name: 'Template' }).fill(SECOND);
+  await expect(page.getByText('Version 1 is in use.')).toBeVisible();
+  await expect(template).toHaveValue(FIRST);
+  await template.fill(SECOND);
+  await expect(template).toHaveValue(SECOND);
   await page.getByRole('button', { name: 'Save as new version' }).click();
   await expect(page.getByText('Saved as version 2.')).toBeVisible();
   await expect(page.getByText('Version 2 is in use.')).toBeVisible();
