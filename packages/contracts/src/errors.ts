@@ -178,6 +178,12 @@ export const LIVE_AGENT_ERRORS = {
   'inbox/already-claimed': 'Another agent already answers this conversation.',
   'inbox/not-waiting': 'This conversation is not waiting for a person.',
   'inbox/not-yours': 'You do not answer this conversation; claim it first.',
+  'handover/provider-refused':
+    'The contact centre refused to take the conversation. The bot keeps answering; please try again later.',
+  'handover/provider-busy':
+    'The contact centre is busy. The bot keeps answering; please try again in a few minutes.',
+  'handover/provider-unavailable':
+    'The contact centre cannot be reached right now. The bot keeps answering; please try again later.',
 } as const;
 
 /** Codes the console gives failures that never reached the API or answered without a body. */

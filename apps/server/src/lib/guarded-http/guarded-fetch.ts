@@ -256,6 +256,33 @@ async function resolveTarget(url: URL, policy: Policy, signal: AbortSignal): Pro
   return first;
 }
 
+/**
+ * Where a WebSocket to a tenant's address may connect (`ws:`/`wss:` are checked by the rules of `http:`/`https:`):
+ * the URL and one checked address, or the same refusal a fetch would give. The caller pins its socket to that
+ * address, so DNS cannot change it in between.
+ */
+export async function resolveSocketTarget(
+  raw: string,
+  options: Pick<GuardedFetchOptions, 'allowAddresses' | 'lookup'>,
+  signal: AbortSignal,
+): Promise<{ url: URL; address: string; family: 4 | 6 }> {
+  const scheme = /^(wss?):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    throw new FetchError('fetch/unsupported-scheme', 'A socket address starts with wss:// or ws://.', {
+      url: raw,
+      rule: 'http-only',
+    });
+  }
+  const asHttp = checkUrl(`${scheme === 'wss' ? 'https' : 'http'}${raw.slice(scheme.length)}`);
+  const policy: Policy = {
+    allow: (options.allowAddresses ?? []).map(parseAllowEntry),
+    lookup: options.lookup ?? defaultLookup,
+  };
+  const target = await resolveTarget(asHttp, policy, signal);
+  const url = new URL(raw);
+  return { url, address: target.address, family: target.family };
+}
+
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Error('aborted'));
