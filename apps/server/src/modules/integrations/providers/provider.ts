@@ -1,4 +1,4 @@
-import type { LIVE_AGENT_ERRORS } from '@omnibot/contracts';
+import type { ConnectSettings, GenesysSettings, LIVE_AGENT_ERRORS } from '@omnibot/contracts';
 import type { GuardedWebFetch } from '../../../lib/guarded-http/guarded-fetch';
 import type { GuardedSocketOpener } from '../../../lib/guarded-http/guarded-websocket';
 
@@ -115,4 +115,13 @@ export interface LiveAgentProvider {
    * words, and how long it took.
    */
   probe(): Promise<{ ok: true; latencyMs: number; detail: string } | { ok: false; failure: ProviderFailure }>;
+}
+
+/**
+ * How app.ts makes a provider from an integration's settings (secrets opened). Built once in app.ts and handed to
+ * the integrations routes (test connection) and the live-agent relay.
+ */
+export interface ProviderFactories {
+  genesys: (settings: GenesysSettings, network: ProviderNetwork) => LiveAgentProvider;
+  connect: (settings: ConnectSettings, network: ProviderNetwork) => LiveAgentProvider;
 }
