@@ -1,12 +1,11 @@
-import { Alert, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import type { CreateIndexBody } from '@omnibot/contracts';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { RequireMenuRoute } from '../../../components/access/require-menu-route';
 import { notifySuccess } from '../../../components/ui/notify';
+import { LoadError } from '../../../components/forms/form-skeleton';
 import { PageHeader } from '../../../components/ui/page-header';
-import { errorMessage } from '../../../lib/error-message';
 import { useCanConfigure } from '../../../lib/permissions';
 import { useCreateIndex } from '../../../features/indexes/api/indexes-api';
 import { IndexForm } from '../../../features/indexes/components/index-form';
@@ -28,16 +27,8 @@ function IndexCreate() {
   return (
     <Stack gap="md">
       {options.loadError && (
-        <Alert
-          color="red"
-          icon={<IconAlertCircle />}
-          role="alert"
-          title="Some choices could not be loaded"
-          maw={720}
-        >
-          {errorMessage(options.loadError)}
-        </Alert>
-      )}
+          <LoadError title="Some choices could not be loaded" error={options.loadError} onRetry={options.retry} />
+        )}
       <IndexForm
         initialValues={DEFAULT_INDEX_VALUES}
         knowledgeOptions={options.knowledgeOptions}

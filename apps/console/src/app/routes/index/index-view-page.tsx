@@ -9,7 +9,6 @@ import { FormSkeleton, LoadError } from '../../../components/forms/form-skeleton
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { PageHeader } from '../../../components/ui/page-header';
-import { errorMessage } from '../../../lib/error-message';
 import { useCanConfigure } from '../../../lib/permissions';
 import {
   useDeleteIndex,
@@ -82,15 +81,7 @@ function IndexView({ id }: { id: string }) {
       />
       <Stack gap="lg">
         {options.loadError && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle />}
-            role="alert"
-            title="Some choices could not be loaded"
-            maw={720}
-          >
-            {errorMessage(options.loadError)}
-          </Alert>
+          <LoadError title="Some choices could not be loaded" error={options.loadError} onRetry={options.retry} />
         )}
         <EmbeddingProgress index={stored} vectorSearch={vectorSearch.data} />
         {!canConfigure && <ReadOnlyNotice />}

@@ -36,5 +36,10 @@ export function useIndexFormOptions(index?: Index) {
     knowledgeOptions: knowledge.isError ? [] : knowledgeOptions,
     embeddingModels: models.isError ? [] : embeddingModels,
     loadError: knowledge.error ?? models.error,
+    /** Loads again whichever list failed. */
+    retry: () => {
+      if (knowledge.isError) void knowledge.refetch();
+      if (models.isError) void models.refetch();
+    },
   };
 }
