@@ -91,6 +91,7 @@ export const SERVER_MODULE_ORDER = [
   'bot-templates',
   'bot-testing',
   'speech',
+  'case-summaries',
   'live-agents',
   'widget',
   'health',

@@ -34,7 +34,14 @@ import { startBotTesting } from './modules/bot-testing/bot-test-runner';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { createWidgetAccess } from './modules/widget/widget-access';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import { caseSummaryRoutes } from './modules/case-summaries/case-summaries.routes';
+import {
+  type CaseSummaryWriter,
+  createCaseSummaryWriter,
+  summariesOf,
+} from './modules/case-summaries/case-summaries.service';
 import { inboxRoutes } from './modules/live-agents/inbox.routes';
+import { notifySummaryWritten } from './modules/live-agents/live-events';
 import { startLiveBus } from './modules/live-agents/live-bus';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
@@ -115,6 +122,8 @@ declare module 'fastify' {
     files: FilesHandle;
     /** Writes recorded answers after their replies; `flush()` awaits what is pending (tests, shutdown). */
     ragAnswers: AnswerRecorder;
+    /** Writes case summaries after hand-overs and closes; `flush()` awaits what is pending (tests, shutdown). */
+    caseSummaries: CaseSummaryWriter;
   }
 }
 
@@ -277,7 +286,11 @@ export async function buildApp({
     answerRateLimit: env.RAG_ANSWER_RATE_LIMIT,
   });
   await botRoutes(app, { identity, botSecrets, files });
-  await dashboardRoutes(app, { identity, sourceLinks: files.sourceLinks });
+  await dashboardRoutes(app, {
+    identity,
+    sourceLinks: files.sourceLinks,
+    summaries: (conversation) => summariesOf(db, conversation),
+  });
   const botTesting = await botTestingRoutes(app, {
     identity,
     botSecrets,
@@ -292,7 +305,19 @@ export async function buildApp({
     onReady: (run) => app.addHook('onReady', run),
     onClose: (run) => app.addHook('onClose', run),
   });
-  await inboxRoutes(app, { identity, bus });
+  await caseSummaryRoutes(app, { identity });
+  // Summaries are written after the hand-over or close commits; the inbox hears of each one.
+  const caseSummaries = createCaseSummaryWriter({
+    db,
+    secretBox: modelKeys,
+    modelFetch,
+    modelTimeoutMs: env.RAG_MODEL_TIMEOUT_MS,
+    log: app.log,
+    onWritten: (conversation) => notifySummaryWritten(db, conversation),
+  });
+  app.decorate('caseSummaries', caseSummaries);
+  app.addHook('onClose', () => caseSummaries.flush());
+  await inboxRoutes(app, { identity, bus, summaries: caseSummaries });
   await widgetRoutes(app, {
     env,
     access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
@@ -300,6 +325,7 @@ export async function buildApp({
     speech,
     files,
     bus,
+    summaries: caseSummaries,
     widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,
   });
   await registerConsole(app, env, consoleDir);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CaseSummarySchema } from './case-summaries';
 import { MESSAGE_ROLES } from './live-agents';
 import { safeString } from './text';
 import { FEEDBACK_RATINGS } from './widget-api';
@@ -180,5 +181,7 @@ export const ConversationSchema = z.object({
   last_message_at: z.string(),
   message_total: z.number().int(),
   messages: z.array(TranscriptMessageSchema),
+  /** The case summaries written for it (at hand-over, at close), oldest first. */
+  summaries: z.array(CaseSummarySchema),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -186,6 +186,14 @@ export const LIVE_AGENT_ERRORS = {
     'The contact centre cannot be reached right now. The bot keeps answering; please try again later.',
 } as const;
 
+/** Refusals of the case-summary configuration routes beyond the general ones. */
+export const CASE_SUMMARY_ERRORS = {
+  'case-summary/name-taken': 'Another case-summary configuration of your organisation already has this name.',
+  'case-summary/unknown-bot': 'A chosen bot does not exist in your organisation.',
+  'case-summary/bot-taken': 'A chosen bot is already summarised by another configuration.',
+  'case-summary/unknown-model': 'The chat model is not offered to your organisation.',
+} as const;
+
 /** Codes the console gives failures that never reached the API or answered without a body. */
 const CLIENT_ERRORS = {
   network_error: 'The server could not be reached. Check your connection.',
@@ -210,6 +218,7 @@ export type ErrorCode =
   | keyof typeof BOT_TEMPLATE_ERRORS
   | keyof typeof INTEGRATION_ERRORS
   | keyof typeof LIVE_AGENT_ERRORS
+  | keyof typeof CASE_SUMMARY_ERRORS
   | keyof typeof CLIENT_ERRORS;
 
 const authErrors = Object.fromEntries(
@@ -240,6 +249,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...BOT_TEMPLATE_ERRORS,
   ...INTEGRATION_ERRORS,
   ...LIVE_AGENT_ERRORS,
+  ...CASE_SUMMARY_ERRORS,
   ...CLIENT_ERRORS,
 };
 

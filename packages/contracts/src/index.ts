@@ -27,3 +27,4 @@ export * from './links';
 export * from './sse';
 export * from './live-agents';
 export * from './contact-centre';
+export * from './case-summaries';

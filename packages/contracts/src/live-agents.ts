@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CaseSummarySchema } from './case-summaries';
 import { safeString } from './text';
 import { languageCodeSchema } from './widget-config';
 import { VISITOR_TEXT_MAX } from './widget-protocol';
@@ -116,6 +117,8 @@ export type InboxList = z.infer<typeof InboxListSchema>;
 export const InboxTranscriptSchema = z.object({
   conversation: InboxConversationSchema,
   messages: z.array(LiveMessageSchema),
+  /** The newest case summary written for it, the first thing the agent reads; null when none was written. */
+  summary: CaseSummarySchema.nullable(),
 });
 export type InboxTranscript = z.infer<typeof InboxTranscriptSchema>;
 
@@ -134,9 +137,10 @@ export type AgentMessageBody = z.input<typeof AgentMessageBodySchema>;
 /**
  * The inbox's Server-Sent Events (signed in): `changed` ({conversationId, state}) when a conversation of the caller's
  * organisation is queued, claimed, handed back or closed, `message` ({conversationId, message}) for a message of a
- * conversation the caller answers, `typing` ({conversationId}) when its visitor types.
+ * conversation the caller answers, `typing` ({conversationId}) when its visitor types, `summary` ({conversationId})
+ * when a case summary of it was written.
  */
-export const INBOX_EVENTS = ['changed', 'message', 'typing'] as const;
+export const INBOX_EVENTS = ['changed', 'message', 'typing', 'summary'] as const;
 export type InboxEvent = (typeof INBOX_EVENTS)[number];
 
 /**

@@ -195,7 +195,7 @@ export const MENU: readonly MenuSectionDefinition[] = [
     id: 'case-summarization',
     title: 'Case Summarization',
     rule: 'casesummary',
-    items: [planned('case-summarization-configuration', 'Configuration', '/cs/config', 'notes')],
+    items: [link('case-summarization-configuration', 'Configuration', '/cs/config', 'notes')],
   },
   {
     id: 'support',

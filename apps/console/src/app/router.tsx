@@ -122,6 +122,18 @@ export const routes: RouteObject[] = [
             path: 'knowledge/view',
             lazy: lazyRoute(() => import('./routes/knowledge/knowledge-view-page')),
           }),
+          leaf({
+            path: 'cs/config',
+            lazy: lazyRoute(() => import('./routes/case-summary/case-summary-list-page')),
+          }),
+          leaf({
+            path: 'cs/config/add',
+            lazy: lazyRoute(() => import('./routes/case-summary/case-summary-add-page')),
+          }),
+          leaf({
+            path: 'cs/config/view',
+            lazy: lazyRoute(() => import('./routes/case-summary/case-summary-view-page')),
+          }),
           leaf({ path: 'rag', lazy: lazyRoute(() => import('./routes/rag/rag-list-page')) }),
           leaf({ path: 'rag/add', lazy: lazyRoute(() => import('./routes/rag/rag-add-page')) }),
           leaf({ path: 'rag/view', lazy: lazyRoute(() => import('./routes/rag/rag-view-page')) }),

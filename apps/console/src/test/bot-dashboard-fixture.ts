@@ -173,4 +173,5 @@ export const TRANSCRIPT: Conversation = {
       },
     },
   ],
+  summaries: [],
 };

@@ -40,6 +40,7 @@ export const BOT_PART: LiveMessage[] = [
 export const transcriptOf = (conversation: InboxConversation, messages = BOT_PART): InboxTranscript => ({
   conversation,
   messages,
+  summary: null,
 });
 
 /**

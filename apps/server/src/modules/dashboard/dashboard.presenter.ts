@@ -1,4 +1,4 @@
-import type { Conversation, ConversationSummary, TranscriptMessage } from '@omnibot/contracts';
+import type { CaseSummary, Conversation, ConversationSummary, TranscriptMessage } from '@omnibot/contracts';
 import type { ConversationSummaryRow, TranscriptRows } from './dashboard.service';
 
 /** A conversation of the log: its times, origin and what happened in it. */
@@ -26,6 +26,7 @@ export function presentConversationSummary(item: ConversationSummaryRow): Conver
 export function presentConversation(
   transcript: TranscriptRows,
   link: (tenantId: string, stored: string | null) => string | null,
+  summaries: CaseSummary[],
 ): Conversation {
   const { conversation, labels } = transcript;
   const messages: TranscriptMessage[] = transcript.messages.map(({ message, feedback }) => ({
@@ -64,5 +65,6 @@ export function presentConversation(
     last_message_at: conversation.lastMessageAt.toISOString(),
     message_total: transcript.messageTotal,
     messages,
+    summaries,
   };
 }

@@ -1,5 +1,6 @@
 import {
   BotIdParamsSchema,
+  type CaseSummary,
   BotStatsQuerySchema,
   BotStatsSchema,
   ConversationIdParamsSchema,
@@ -20,10 +21,16 @@ import { botStats, conversationTranscript, listConversations } from './dashboard
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const tags = ['dashboard'];
 
+/** The case summaries of a conversation of a tenant, oldest first (written by the case-summaries module). */
+export type ConversationSummaries = (conversation: {
+  tenantId: string;
+  id: string;
+}) => Promise<CaseSummary[]>;
+
 /** What a tenant's bots did: daily figures, the conversation log and transcripts (reads only, own tenant only). */
 export async function dashboardRoutes(
   app: FastifyInstance,
-  deps: { identity: Identity; sourceLinks: SourceLinks },
+  deps: { identity: Identity; sourceLinks: SourceLinks; summaries: ConversationSummaries },
 ) {
   const { db } = deps.identity;
   const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
@@ -88,11 +95,17 @@ export async function dashboardRoutes(
           response: { 200: ConversationSchema, ...errors },
         },
       },
-      async (request) =>
-        presentConversation(
-          await conversationTranscript(db, actorOf(request).principal, request.params.id),
+      async (request) => {
+        const transcript = await conversationTranscript(db, actorOf(request).principal, request.params.id);
+        return presentConversation(
+          transcript,
           (tenantId, stored) => deps.sourceLinks.refresh(tenantId, stored),
-        ),
+          await deps.summaries({
+            tenantId: transcript.conversation.tenantId,
+            id: transcript.conversation.id,
+          }),
+        );
+      },
     );
   });
 }

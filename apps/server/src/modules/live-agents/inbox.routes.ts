@@ -17,6 +17,7 @@ import { notFound } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
 import { sessionUser } from '../../lib/principal';
 import { type Identity, requirePrincipal } from '../auth/principal';
+import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
 import {
   agentSays,
   claimConversation,
@@ -45,6 +46,11 @@ const tags = ['inbox'];
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
 
+/** A closed conversation gets its closing case summary, written after the close has committed. */
+function summariseClosed(summaries: CaseSummaryWriter, agent: InboxAgent, id: string) {
+  summaries.closed({ tenantId: agent.tenantId, id });
+}
+
 /** The signed-in person acting in the inbox, in their organisation. */
 function agentOf(request: FastifyRequest): InboxAgent {
   const user = sessionUser(request);
@@ -55,7 +61,10 @@ function agentOf(request: FastifyRequest): InboxAgent {
  * The built-in agent inbox under /v1/inbox: the organisation's conversations waiting for a person or answered by one,
  * claimed, answered, handed back and closed by people of that organisation (agents included), with a live stream.
  */
-export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identity; bus: LiveBus }) {
+export async function inboxRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; bus: LiveBus; summaries: CaseSummaryWriter },
+) {
   const { identity, bus } = deps;
   const { db } = identity;
   // People answer visitors; an API credential is nobody who could.
@@ -138,6 +147,10 @@ export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identi
           }
           if (notice.typing?.role === 'visitor') {
             events.write('typing', { conversationId: notice.conversationId });
+            return;
+          }
+          if (notice.summary) {
+            events.write('summary', { conversationId: notice.conversationId });
             return;
           }
           forward(notice.conversationId, notice.lastId, notice.state);
@@ -255,6 +268,7 @@ export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identi
         async (request) => {
           const agent = agentOf(request);
           found(await act(db, agent, request.params.id));
+          if (action === 'close') summariseClosed(deps.summaries, agent, request.params.id);
           return inboxConversation(db, agent.tenantId, request.params.id);
         },
       );

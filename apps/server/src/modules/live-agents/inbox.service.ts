@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bots, type ConversationRow, conversationMessages, conversations } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { latestSummaryOf } from '../case-summaries/case-summaries.service';
 import { liveMessage } from './handover.service';
 
 /** The most conversations the inbox lists at once (the longest waiting first). */
@@ -73,7 +74,11 @@ export async function inboxTranscript(db: Db, tenantId: string, id: string): Pro
     .where(and(eq(conversationMessages.tenantId, tenantId), eq(conversationMessages.conversationId, id)))
     .orderBy(asc(conversationMessages.createdAt), asc(conversationMessages.id))
     .limit(TRANSCRIPT_LIMIT);
-  return { conversation, messages: rows.map(liveMessage) };
+  return {
+    conversation,
+    messages: rows.map(liveMessage),
+    summary: await latestSummaryOf(db, { tenantId, id }),
+  };
 }
 
 /** Whether any bot of the tenant hands over to the inbox, how many wait, and how many `userId` answers. */

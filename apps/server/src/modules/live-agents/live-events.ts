@@ -20,6 +20,8 @@ export interface LiveNotice {
   typing?: { role: 'agent' | 'visitor'; name: string | null };
   /** The tenant's queue moved (one left it): waiting visitors learn their new place. No conversation named. */
   queue?: true;
+  /** A case summary of the conversation was written: the inbox shows it. */
+  summary?: true;
 }
 
 /** Anything that runs statements: the database or a transaction. */
@@ -41,6 +43,7 @@ const noticeText = (notice: LiveNotice) =>
     ...(notice.state === undefined ? {} : { s: notice.state }),
     ...(notice.typing === undefined ? {} : { y: notice.typing }),
     ...(notice.queue ? { q: 1 } : {}),
+    ...(notice.summary ? { m: 1 } : {}),
   });
 
 /** A notification's payload read back; null for anything that is not one of ours. */
@@ -56,6 +59,7 @@ export function parseNotice(payload: string): LiveNotice | null {
       ...(typeof value.s === 'string' ? { state: value.s as ConversationState } : {}),
       ...(typing && (typing.role === 'agent' || typing.role === 'visitor') ? { typing } : {}),
       ...(value.q === 1 ? { queue: true as const } : {}),
+      ...(value.m === 1 ? { summary: true as const } : {}),
     };
   } catch {
     return null;
@@ -114,6 +118,20 @@ export async function notifyTyping(
 export async function notifyQueueMoved(db: Executor, tenantId: string): Promise<void> {
   await db.execute(
     sql`select pg_notify(${LIVE_CHANNEL}, ${noticeText({ tenantId, conversationId: '', queue: true })})`,
+  );
+}
+
+/** A case summary of a conversation was stored: told to every process, so open inboxes show it. */
+export async function notifySummaryWritten(
+  db: Executor,
+  conversation: { tenantId: string; id: string },
+): Promise<void> {
+  await db.execute(
+    sql`select pg_notify(${LIVE_CHANNEL}, ${noticeText({
+      tenantId: conversation.tenantId,
+      conversationId: conversation.id,
+      summary: true,
+    })})`,
   );
 }
 

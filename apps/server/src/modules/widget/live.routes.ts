@@ -17,6 +17,7 @@ import type { Db } from '../../db/client';
 import { type ConversationRow, conversations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
+import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
 import { requestHandover, statusOf } from '../live-agents/handover.service';
 import type { LiveBus } from '../live-agents/live-bus';
 import { eventsAfter, notifyTyping } from '../live-agents/live-events';
@@ -50,8 +51,11 @@ function resumeFrom(request: FastifyRequest, after: string | undefined): number 
  * The visitor's side of a conversation handed to a person: asking for one (`/v1/handover`), the live stream of the
  * conversation (`/v1/conversation/events`) and saying that the visitor types (`/v1/conversation/typing`).
  */
-export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: WidgetAccess; bus: LiveBus }) {
-  const { db, access, bus } = deps;
+export async function liveRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; access: WidgetAccess; bus: LiveBus; summaries: CaseSummaryWriter },
+) {
+  const { db, access, bus, summaries } = deps;
   const { tokens } = access;
 
   /** The servable bot and the conversation a token names for it, after the origin rule and both budgets. */
@@ -91,7 +95,9 @@ export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: W
         if (!offersHandover(bot.config)) {
           throw new AppError(409, 'handover/not-offered', LIVE_AGENT_ERRORS['handover/not-offered']);
         }
-        return requestHandover(db, conversation, 'visitor');
+        const status = await requestHandover(db, conversation, 'visitor');
+        if (status.state === 'queued') summaries.handedOver(conversation);
+        return status;
       },
     );
 

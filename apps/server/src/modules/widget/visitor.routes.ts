@@ -3,6 +3,7 @@ import {
   ErrorBodySchema,
   FeedbackBodySchema,
   IntentBodySchema,
+  type IntentReply,
   IntentReplySchema,
   type IntentStreamEvent,
   NoQuerySchema,
@@ -28,7 +29,9 @@ import {
   recordFeedback,
   startTurn,
   storeTurn,
+  type Turn,
 } from './visitor.service';
+import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
 import type { WidgetAccess } from './widget-access';
 import { widgetPreflights } from './widget-preflight';
 
@@ -48,6 +51,8 @@ export interface VisitorRoutesDeps {
   answering: AnswerDeps;
   /** The bot's translator, for automatic translation of a turn. */
   speech: SpeechDeps;
+  /** Writes a case summary once a turn that handed the conversation over has committed. */
+  summaries: CaseSummaryWriter;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -56,6 +61,13 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
   const { db } = answering;
   const { tokens } = access;
   const speech = { ...deps.speech, log: app.log };
+  /** A stored turn that left the conversation waiting for a person gets its hand-over summary (written once). */
+  const handedOver = (turn: Turn, reply: IntentReply) => {
+    if (reply.handover?.state === 'queued') {
+      deps.summaries.handedOver({ tenantId: turn.bot.row.tenantId, id: turn.conversationId });
+    }
+    return reply;
+  };
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -105,7 +117,8 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           history,
           language: turn.language,
         };
-        if (!wantsEventStream(request)) return storeTurn(db, turn, await engine.respond(question));
+        if (!wantsEventStream(request))
+          return handedOver(turn, await storeTurn(db, turn, await engine.respond(question)));
 
         const events = openEventStream<IntentStreamEvent>(reply);
         events.write('conversation', {
@@ -122,7 +135,8 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
               reset: () => events.write('reset', {}),
             },
           });
-          if (!events.signal.aborted) events.write('reply', await storeTurn(db, turn, answer));
+          if (!events.signal.aborted)
+            events.write('reply', handedOver(turn, await storeTurn(db, turn, answer)));
         } catch (error) {
           request.log.error({ err: error }, 'streamed intent failed');
           events.write(

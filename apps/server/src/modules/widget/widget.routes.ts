@@ -4,6 +4,7 @@ import type { FilesHandle } from '../files/files.module';
 import type { LiveBus } from '../live-agents/live-bus';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
+import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
 import { liveRoutes } from './live.routes';
 import { visitorSpeechRoutes } from './visitor-speech.routes';
 import { visitorRoutes } from './visitor.routes';
@@ -24,6 +25,8 @@ export interface WidgetDeps {
   bus: LiveBus;
   /** Folder of the built widget (widget.js and app/); null serves none. */
   widgetDir: string | null;
+  /** Writes case summaries once a hand-over has committed. */
+  summaries: CaseSummaryWriter;
 }
 
 /**
@@ -35,8 +38,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   const { env, access, answering, speech, files } = deps;
   const { db } = answering;
   await widgetConfigRoutes(app, { db, access, files });
-  await visitorRoutes(app, { access, answering, speech });
+  await visitorRoutes(app, { access, answering, speech, summaries: deps.summaries });
   await visitorSpeechRoutes(app, { env, access, speech });
-  await liveRoutes(app, { db, access, bus: deps.bus });
+  await liveRoutes(app, { db, access, bus: deps.bus, summaries: deps.summaries });
   await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });
 }

@@ -2,6 +2,7 @@ import { Alert, Badge, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mant
 import { useMediaQuery } from '@mantine/hooks';
 import type { Conversation, TranscriptMessage } from '@omnibot/contracts';
 import { LoadError } from '../../../components/forms/form-skeleton';
+import { CaseSummaryPanel } from '../../../components/ui/case-summary-panel';
 import { SafeLink } from '../../../components/ui/safe-link';
 import { formatDateTime } from '../../../lib/dates';
 import { useConversation } from '../api/dashboard-api';
@@ -107,6 +108,13 @@ function Transcript({ conversation }: { conversation: Conversation }) {
       <Text size="xs" c="dimmed">
         Text is shown as it was stored: what the bot&apos;s masking patterns replaced stays masked.
       </Text>
+      {conversation.summaries.map((summary) => (
+        <CaseSummaryPanel
+          key={summary.id}
+          summary={summary}
+          title={summary.trigger === 'close' ? 'Case summary at close' : 'Case summary at hand-over'}
+        />
+      ))}
       {conversation.message_total > conversation.messages.length && (
         <Alert color="blue">
           Showing the first {conversation.messages.length} of {conversation.message_total} messages.

@@ -11,6 +11,7 @@ const ChangedEventSchema = z.union([
 ]);
 const MessageEventSchema = z.object({ conversationId: z.string(), message: LiveMessageSchema });
 const TypingEventSchema = z.object({ conversationId: z.string() });
+const SummaryEventSchema = z.object({ conversationId: z.string() });
 
 /** An event's JSON data checked against `schema`; null for anything else, which is then ignored. */
 function dataOf<T>(event: Event, schema: z.ZodType<T>): T | null {
@@ -73,6 +74,10 @@ export function useInboxEvents(openId: string | null, handlers: InboxEventHandle
       if (!data) return;
       appendMessage(queryClient, data.conversationId, data.message);
       void queryClient.invalidateQueries({ queryKey: inboxKeys.list() });
+    });
+    source.addEventListener('summary', (event) => {
+      const data = dataOf(event, SummaryEventSchema);
+      if (data) void queryClient.invalidateQueries({ queryKey: inboxKeys.transcript(data.conversationId) });
     });
     source.addEventListener('typing', (event) => {
       const data = dataOf(event, TypingEventSchema);

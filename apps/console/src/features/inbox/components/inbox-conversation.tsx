@@ -12,10 +12,11 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import type { InboxConversation, LiveMessage } from '@omnibot/contracts';
+import type { CaseSummary, InboxConversation, LiveMessage } from '@omnibot/contracts';
 import { IconArrowBackUp, IconHandStop, IconX } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { LoadError } from '../../../components/forms/form-skeleton';
+import { CaseSummaryPanel } from '../../../components/ui/case-summary-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { formatDateTime } from '../../../lib/dates';
 import {
@@ -80,9 +81,11 @@ function Transcript({ messages }: { messages: readonly LiveMessage[] }) {
 function ConversationHeader({
   conversation,
   userId,
+  summary,
 }: {
   conversation: InboxConversation;
   userId: string | null;
+  summary: CaseSummary | null;
 }) {
   return (
     <Stack gap={6}>
@@ -114,6 +117,7 @@ function ConversationHeader({
           {conversation.agent?.name ?? 'nobody yet'}
         </Text>
       </Group>
+      {summary && <CaseSummaryPanel summary={summary} />}
     </Stack>
   );
 }
@@ -235,7 +239,7 @@ export function InboxConversationPanel({ id, userId, visitorTyping }: InboxConve
   return (
     <Card withBorder radius="md" component="section" aria-label="Conversation">
       <Stack gap="sm">
-        <ConversationHeader conversation={conversation} userId={userId} />
+        <ConversationHeader conversation={conversation} userId={userId} summary={transcript.data.summary} />
         <Divider />
         <Transcript messages={messages} />
         <Text size="sm" c="dimmed" fs="italic" aria-live="polite" mih="1.25rem">
