@@ -52,6 +52,18 @@ export const SourceSyncScheduleSchema = z.discriminatedUnion('frequency', [
   }),
 ]);
 export type SourceSyncSchedule = z.output<typeof SourceSyncScheduleSchema>;
+
+/** A source's schedule as the API returns it (already checked and spelled canonically when it was set). */
+export const SourceSyncSettingSchema = z.discriminatedUnion('frequency', [
+  z.object({ frequency: z.literal('off') }),
+  z.object({ frequency: z.literal('daily'), time: z.string(), time_zone: z.string() }),
+  z.object({
+    frequency: z.literal('weekly'),
+    weekday: z.enum(SYNC_WEEKDAYS),
+    time: z.string(),
+    time_zone: z.string(),
+  }),
+]);
 export type SourceSyncScheduleBody = z.input<typeof SourceSyncScheduleSchema>;
 
 /** A schedule that runs (daily or weekly). */

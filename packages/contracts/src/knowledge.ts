@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SourceSyncResultSchema, SourceSyncScheduleSchema } from './knowledge-sync';
+import { SourceSyncResultSchema, SourceSyncSettingSchema } from './knowledge-sync';
 import { safeString } from './text';
 
 export const KNOWLEDGE_NAME_MAX = 120;
@@ -214,7 +214,7 @@ export const KnowledgeSourceSchema = z.object({
   /** When the content was last read successfully (changed or unchanged). */
   last_synced_at: z.string().nullable(),
   /** When a web page or sitemap is read again on its own; `off` for every other type. */
-  sync: SourceSyncScheduleSchema,
+  sync: SourceSyncSettingSchema,
   /** The next scheduled re-sync, or null when the schedule is off. */
   next_sync_at: z.string().nullable(),
   /** What the last re-sync found, or null before the first one. */

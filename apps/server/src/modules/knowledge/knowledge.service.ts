@@ -399,7 +399,7 @@ export async function resyncSource(
 
 /**
  * Sets when a web page or sitemap source is read again on its own; its next run is computed from now. Other source
- * types cannot be re-synced on a schedule (400 knowledge/sync-not-supported).
+ * types can only be set to off (400 knowledge/sync-not-supported).
  */
 export async function setSourceSync(
   db: Db,
@@ -411,7 +411,7 @@ export async function setSourceSync(
 ): Promise<KnowledgeSourceRow> {
   const { principal } = actor;
   const source = await getSource(db, principal, knowledgeId, sourceId);
-  if (source.type !== 'url' && source.type !== 'sitemap') {
+  if (schedule.frequency !== 'off' && source.type !== 'url' && source.type !== 'sitemap') {
     throw badRequest(
       'Only web page and sitemap sources can be re-synced on a schedule.',
       'knowledge/sync-not-supported',
