@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { IndexSchema, KnowledgeSourceSchema, type KnowledgeSource } from '@omnibot/contracts';
@@ -56,7 +56,7 @@ function notModified(request: IncomingMessage, page: SitePage): boolean {
   return Math.floor(page.modified.getTime() / 1000) * 1000 <= Date.parse(since);
 }
 
-function serveSite(request: IncomingMessage, response: import('node:http').ServerResponse) {
+function serveSite(request: IncomingMessage, response: ServerResponse) {
   const path = request.url ?? '';
   const count = hits.get(path) ?? { requests: 0, notModified: 0, conditional: 0 };
   hits.set(path, count);
