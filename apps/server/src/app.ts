@@ -50,6 +50,7 @@ import { type AnswerRecorder, createAnswerRecorder } from './modules/rag/answer-
 import type { AnswerDeps } from './modules/rag/rag-answer';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { startIngestion } from './modules/knowledge/ingestion';
+import { scheduleSourceSync } from './modules/knowledge/source-sync';
 import { indexRoutes } from './modules/indexes/indexes.routes';
 import { queueEmbeddingForKnowledge, startEmbedding } from './modules/indexes/embedding';
 import type { VectorSearchDeps } from './modules/indexes/search';
@@ -357,6 +358,7 @@ export async function buildApp({
           await queueEmbeddingForKnowledge(db, runner, target);
         },
       });
+      await scheduleSourceSync(runner, { db, log: app.log });
       await startEmbedding(runner, {
         db,
         secretBox: modelKeys,

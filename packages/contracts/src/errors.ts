@@ -100,6 +100,7 @@ const KNOWLEDGE_ERRORS = {
   'ingest/interrupted': 'Reading the source was interrupted too many times; re-sync it to try again.',
   'ingest/failed': 'The source could not be read because of an unexpected error; re-sync it to try again.',
   'ingest/file-missing': 'The file is no longer in your storage.',
+  'knowledge/sync-not-supported': 'Only web page and sitemap sources can be re-synced on a schedule.',
 } as const;
 
 /** Refusals of the index routes beyond the general ones. */

@@ -8,6 +8,7 @@ export * from './text';
 export * from './models';
 export * from './prompts';
 export * from './knowledge';
+export * from './knowledge-sync';
 export * from './indexes';
 export * from './rags';
 export * from './qa-csv';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SourceSyncResultSchema, SourceSyncSettingSchema } from './knowledge-sync';
 import { safeString } from './text';
 
 export const KNOWLEDGE_NAME_MAX = 120;
@@ -210,7 +211,14 @@ export const KnowledgeSourceSchema = z.object({
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
   chunk_count: z.number().int(),
   content_hash: z.string().nullable(),
+  /** When the content was last read successfully (changed or unchanged). */
   last_synced_at: z.string().nullable(),
+  /** When a web page or sitemap is read again on its own; `off` for every other type. */
+  sync: SourceSyncSettingSchema,
+  /** The next scheduled re-sync, or null when the schedule is off. */
+  next_sync_at: z.string().nullable(),
+  /** What the last re-sync found, or null before the first one. */
+  last_sync_result: SourceSyncResultSchema.nullable(),
   created_by: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

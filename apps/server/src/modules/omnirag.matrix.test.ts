@@ -376,6 +376,15 @@ const ROUTES: Record<string, RouteRow> = {
     own: TENANT_CHANGED,
     foreign: TENANT_NO_WRITE,
   },
+  'PUT /v1/knowledge/:p/sources/:p/sync': {
+    request: (x) => ({
+      url: `/v1/knowledge/${x.kb}/sources/${x.source}/sync`,
+      payload: { frequency: 'off' },
+    }),
+    mixed: foreignSource,
+    own: TENANT_CHANGED,
+    foreign: TENANT_NO_WRITE,
+  },
   'GET /v1/knowledge/:p/sources/:p/chunks': {
     request: (x) => ({ url: `/v1/knowledge/${x.kb}/sources/${x.source}/chunks?page_size=200` }),
     mixed: foreignSource,

@@ -1,3 +1,4 @@
+import type { SourceSyncRun, SyncOutcome } from '@omnibot/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -37,6 +38,7 @@ export const SOURCE_TYPES = ['text', 'url', 'sitemap', 'file', 'qa'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 export const SOURCE_STATES = ['queued', 'fetching', 'parsing', 'indexing', 'ready', 'failed'] as const;
 export type SourceState = (typeof SOURCE_STATES)[number];
+const SYNC_OUTCOME_VALUES = ['unchanged', 'changed', 'failed'] as const satisfies readonly SyncOutcome[];
 
 export interface CrawlSettings {
   depth?: number;
@@ -103,6 +105,17 @@ export const knowledgeSources = pgTable(
     contentHash: text('content_hash'),
     chunkCount: integer('chunk_count').notNull().default(0),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** When the source is read again on its own (web page and sitemap only); null never. */
+    syncSchedule: jsonb('sync_schedule').$type<SourceSyncRun>(),
+    /** The next scheduled re-sync; null when there is no schedule. */
+    nextSyncAt: timestamp('next_sync_at', { withTimezone: true }),
+    /** The validators of the page (or sitemap) last read, sent back as If-None-Match / If-Modified-Since. */
+    etag: text('etag'),
+    lastModified: text('last_modified'),
+    /** What the last re-sync found (unchanged, changed, failed), in plain words, and when. */
+    lastSyncOutcome: text('last_sync_outcome').$type<SyncOutcome>(),
+    lastSyncMessage: text('last_sync_message'),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
     createdBy: text('created_by'),
     updatedBy: text('updated_by'),
@@ -118,8 +131,42 @@ export const knowledgeSources = pgTable(
     unique('knowledge_sources_tenant_id_key').on(t.tenantId, t.id),
     index('knowledge_sources_tenant_base_idx').on(t.tenantId, t.knowledgeBaseId, t.createdAt),
     index('knowledge_sources_state_idx').on(t.state),
+    index('knowledge_sources_next_sync_idx')
+      .on(t.nextSyncAt)
+      .where(sql`${t.nextSyncAt} is not null`),
     check('knowledge_sources_type_check', sql`${t.type} in (${inList(SOURCE_TYPES)})`),
     check('knowledge_sources_state_check', sql`${t.state} in (${inList(SOURCE_STATES)})`),
+    check(
+      'knowledge_sources_sync_outcome_check',
+      sql`${t.lastSyncOutcome} is null or ${t.lastSyncOutcome} in (${inList(SYNC_OUTCOME_VALUES)})`,
+    ),
+  ],
+);
+
+/**
+ * One page of a sitemap source as last read: its place in the sitemap, its validators and the hash of its text,
+ * so a re-sync asks for it conditionally and re-indexes only the pages that changed.
+ */
+export const knowledgeSourcePages = pgTable(
+  'knowledge_source_pages',
+  {
+    tenantId: text('tenant_id').notNull(),
+    sourceId: uuid('source_id').notNull(),
+    url: text('url').notNull(),
+    position: integer('position').notNull(),
+    etag: text('etag'),
+    lastModified: text('last_modified'),
+    /** sha256 of the page's normalised text and the chunking settings it was cut with. */
+    contentHash: text('content_hash').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'knowledge_source_pages_pkey', columns: [t.tenantId, t.sourceId, t.url] }),
+    foreignKey({
+      name: 'knowledge_source_pages_source_fk',
+      columns: [t.tenantId, t.sourceId],
+      foreignColumns: [knowledgeSources.tenantId, knowledgeSources.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -134,6 +181,8 @@ export const knowledgeChunks = pgTable(
     tenantId: text('tenant_id').notNull(),
     knowledgeBaseId: uuid('knowledge_base_id').notNull(),
     sourceId: uuid('source_id').notNull(),
+    /** The sitemap page the chunk was cut from (sitemap sources), so a changed page replaces only its own chunks. */
+    pageUrl: text('page_url'),
     ordinal: integer('ordinal').notNull(),
     text: text('text').notNull(),
     headingPath: jsonb('heading_path').$type<string[]>().notNull().default([]),
@@ -251,3 +300,4 @@ export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 export type KnowledgeSourceRow = typeof knowledgeSources.$inferSelect;
 export type KnowledgeChunkRow = typeof knowledgeChunks.$inferSelect;
 export type KnowledgeQaRow = typeof knowledgeQa.$inferSelect;
+export type KnowledgeSourcePageRow = typeof knowledgeSourcePages.$inferSelect;

@@ -596,6 +596,17 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
       timeoutMs,
     });
     const { response, status, url } = answer;
+    // A conditional request's 304 is an answer, not a failure: the caller's copy is still current.
+    if (status === 304 && (headers['if-none-match'] || headers['if-modified-since'])) {
+      response.resume();
+      return {
+        status,
+        headers: flattenHeaders(response),
+        url: url.href,
+        body: Buffer.alloc(0),
+        contentType: null,
+      };
+    }
     if (status < 200 || status > 299) {
       response.destroy();
       throw new FetchError('fetch/http-status', `The site answered with HTTP status ${status}.`, {

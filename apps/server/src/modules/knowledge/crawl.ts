@@ -1,6 +1,11 @@
 import { parseHTML } from 'linkedom';
 import type { CrawlSettings } from '../../db/schema';
-import { checkUrl, FetchError, type GuardedFetch } from '../../lib/guarded-http/guarded-fetch';
+import {
+  checkUrl,
+  FetchError,
+  type GuardedFetch,
+  type GuardedResponse,
+} from '../../lib/guarded-http/guarded-fetch';
 import { parse } from './ingest/parse';
 import type { ParsedDocument } from './ingest/types';
 
@@ -135,11 +140,9 @@ export async function crawlSite(
   return pages;
 }
 
-/** The same-site page addresses a sitemap lists (`<loc>` elements), in order, at most SITEMAP_MAX_PAGES. */
-async function sitemapPages(fetch: GuardedFetch, sitemapUrl: string): Promise<string[]> {
-  const response = await fetch(sitemapUrl);
-  const origin = new URL(response.url).origin;
-  const text = response.body.toString('utf8');
+/** The same-site page addresses a sitemap's text lists (`<loc>` elements), in order, at most SITEMAP_MAX_PAGES. */
+export function sitemapLocations(text: string, sitemapUrl: string, finalUrl: string): string[] {
+  const origin = new URL(finalUrl).origin;
   const urls: string[] = [];
   for (const match of text.matchAll(/<loc>\s*([^<]+?)\s*<\/loc>/giu)) {
     const loc = (match[1] ?? '').replaceAll('&amp;', '&');
@@ -155,27 +158,10 @@ async function sitemapPages(fetch: GuardedFetch, sitemapUrl: string): Promise<st
   return urls;
 }
 
-/** Reads every page a sitemap lists; the pages that cannot be read are left out, but at least one must be. */
-export async function readSitemap(
-  fetch: GuardedFetch,
-  sitemapUrl: string,
-  checkpoint: () => void = () => undefined,
-): Promise<CrawledPage[]> {
-  const pages: CrawledPage[] = [];
-  let firstError: Error | null = null;
-  for (const url of await sitemapPages(fetch, sitemapUrl)) {
-    checkpoint();
-    try {
-      const response = await fetch(url);
-      const document = await parse(response.body, {
-        contentType: response.contentType,
-        filename: new URL(response.url).pathname.split('/').at(-1) ?? null,
-      });
-      pages.push({ url: response.url, document });
-    } catch (error) {
-      firstError ??= error instanceof Error ? error : new Error(String(error));
-    }
-  }
-  if (pages.length === 0) throw firstError ?? new Error('no page of the sitemap could be read');
-  return pages;
+/** Parses a fetched page, naming it by the last part of its final address. */
+export function parsePage(response: GuardedResponse): Promise<ParsedDocument> {
+  return parse(response.body, {
+    contentType: response.contentType,
+    filename: new URL(response.url).pathname.split('/').at(-1) ?? null,
+  });
 }

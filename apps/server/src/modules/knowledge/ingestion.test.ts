@@ -293,7 +293,7 @@ describe('knowledge ingestion', () => {
     expect((await chunksOf(source.id)).map((c) => c.text).join(' ')).toContain('sells sourdough until noon');
   });
 
-  it('leaves an unexpected failure to a retry, and fails the source on the last attempt', async () => {
+  it('leaves an unexpected failure to a retry, and on the last attempt keeps the indexed content with the failure as the sync result', async () => {
     const stored = await injectUpload(
       t,
       cookie,
@@ -327,12 +327,25 @@ describe('knowledge ingestion', () => {
       .where(eq(knowledgeSources.id, source.id));
     await runIngestion(deps, job);
     const last = await rowOf();
-    expect(last).toMatchObject({
+    // The source was indexed before: its chunks stay searchable and the failure is its last sync's result.
+    expect(last).toMatchObject({ state: 'ready', errorCode: null, lastSyncOutcome: 'failed' });
+    expect(last?.lastSyncMessage).toContain(`after ${INGEST_MAX_ATTEMPTS} attempts`);
+    expect((await chunksOf(source.id)).map((c) => c.text).join(' ')).toContain('harbour master');
+
+    // A source never indexed fails on its last attempt.
+    await t.database.db
+      .update(knowledgeSources)
+      .set({ state: 'queued', attempts: INGEST_MAX_ATTEMPTS - 1, lastSyncedAt: null })
+      .where(eq(knowledgeSources.id, source.id));
+    await runIngestion(deps, job);
+    const never = await rowOf();
+    expect(never).toMatchObject({
       state: 'failed',
       attempts: INGEST_MAX_ATTEMPTS,
       errorCode: 'ingest/failed',
+      lastSyncOutcome: 'failed',
     });
-    expect(last?.errorReason).toContain(`after ${INGEST_MAX_ATTEMPTS} attempts`);
+    expect(never?.errorReason).toContain(`after ${INGEST_MAX_ATTEMPTS} attempts`);
   });
 
   describe('crawling a site served on 127.0.0.1', () => {
@@ -385,7 +398,7 @@ describe('knowledge ingestion', () => {
     await settled(source.id);
     await t.database.db
       .update(knowledgeSources)
-      .set({ state: 'queued', url: `${baseUrl}/slow` })
+      .set({ state: 'queued', url: `${baseUrl}/slow`, lastSyncedAt: null })
       .where(eq(knowledgeSources.id, source.id));
     const deps = {
       db: t.database.db,

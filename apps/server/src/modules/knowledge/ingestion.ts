@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import type { SyncOutcome } from '@omnibot/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { rowsOf, type Db } from '../../db/client';
@@ -15,13 +16,22 @@ import { FetchError, type GuardedFetch } from '../../lib/guarded-http/guarded-fe
 import type { Storage } from '../../storage';
 import { tenantObjectKey } from '../../storage/path';
 import { getFile } from '../files/files.service';
-import { crawlSite, type CrawledPage, readSitemap } from './crawl';
+import { crawlSite, type CrawledPage, parsePage } from './crawl';
 import { type Chunk, chunk } from './ingest/chunk';
 import { contentHash } from './ingest/normalise';
 import { parse } from './ingest/parse';
 import { ParseError } from './ingest/parse-error';
 import type { ParsedDocument } from './ingest/types';
 import { deleteSourceChunks, indexChunks, indexQa } from './retrieval/retrieval';
+import {
+  applySitemapChanges,
+  conditionalHeaders,
+  describeSitemapSync,
+  knownPages,
+  readSitemapChanges,
+  type Validators,
+  validatorsOf,
+} from './sitemap-sync';
 import type { Env } from '../../env';
 
 export const INGEST_JOB = 'knowledge-ingest';
@@ -85,7 +95,7 @@ const setState = (db: Db, job: IngestJob, values: Partial<KnowledgeSourceRow>) =
 
 /** The content of a source as text to index, or its Q&A pair. */
 type Content =
-  | { kind: 'document'; document: ParsedDocument }
+  | { kind: 'document'; document: ParsedDocument; validators?: Validators }
   | { kind: 'pages'; pages: CrawledPage[] }
   | { kind: 'qa'; question: string; answer: string };
 
@@ -104,17 +114,24 @@ async function readFile(deps: IngestDeps, source: KnowledgeSourceRow): Promise<P
   return parse(bytes, { contentType: file.contentType, filename: file.name });
 }
 
-async function readUrl(deps: IngestDeps, source: KnowledgeSourceRow): Promise<ParsedDocument> {
-  const response = await deps.fetch(source.url ?? '');
-  const filename = new URL(response.url).pathname.split('/').at(-1) ?? null;
-  return parse(response.body, { contentType: response.contentType, filename });
+/** A single page read again: unchanged by a 304 to a conditional request, or its document and validators. */
+type PageRead =
+  { notModified: true } | { notModified: false; document: ParsedDocument; validators: Validators };
+
+async function readUrl(deps: IngestDeps, source: KnowledgeSourceRow): Promise<PageRead> {
+  // Validators are sent only when there is indexed content a 304 could stand for.
+  const headers = source.lastSyncedAt && source.contentHash ? conditionalHeaders(source) : {};
+  const response = await deps.fetch(source.url ?? '', { headers });
+  if (response.status === 304) return { notModified: true };
+  return { notModified: false, document: await parsePage(response), validators: validatorsOf(response) };
 }
 
+/** The content of a source other than a sitemap (read page by page) and a page a 304 says is unchanged. */
 async function readContent(
   deps: IngestDeps,
   source: KnowledgeSourceRow,
   checkpoint: () => void,
-): Promise<Content> {
+): Promise<Content | { kind: 'not-modified' }> {
   switch (source.type) {
     case 'text':
       return {
@@ -128,16 +145,19 @@ async function readContent(
       return { kind: 'qa', question: source.title ?? '', answer: source.content ?? '' };
     case 'file':
       return { kind: 'document', document: await readFile(deps, source) };
-    case 'url':
+    case 'url': {
       if (source.crawl) {
         return {
           kind: 'pages',
           pages: await crawlSite(deps.fetch, source.url ?? '', source.crawl, checkpoint),
         };
       }
-      return { kind: 'document', document: await readUrl(deps, source) };
+      const read = await readUrl(deps, source);
+      if (read.notModified) return { kind: 'not-modified' };
+      return { kind: 'document', document: read.document, validators: read.validators };
+    }
     case 'sitemap':
-      return { kind: 'pages', pages: await readSitemap(deps.fetch, source.url ?? '', checkpoint) };
+      throw new Error('a sitemap is read page by page');
   }
 }
 
@@ -186,6 +206,57 @@ async function loadSource(db: Db, job: IngestJob) {
   return found;
 }
 
+/** The columns that record a finished sync: its outcome in plain words, and when. */
+const syncResult = (outcome: SyncOutcome, message: string): Partial<KnowledgeSourceRow> => ({
+  lastSyncOutcome: outcome,
+  lastSyncMessage: message,
+  lastSyncAt: new Date(),
+});
+
+const chunkWord = (n: number) => `${n} ${n === 1 ? 'chunk' : 'chunks'}`;
+
+/** Locks the source row for the rest of the transaction; false when it was deleted meanwhile. */
+async function lockSource(tx: Db, job: IngestJob): Promise<boolean> {
+  // The row lock keeps two runs for one source (a recovered job and its original) from interleaving.
+  const locked = await tx.execute(
+    sql`select id from knowledge_sources where tenant_id = ${job.tenantId} and id = ${job.sourceId}::uuid for update`,
+  );
+  return rowsOf(locked).length > 0;
+}
+
+/** A sitemap is checked page by page; only added and changed pages are chunked and written. */
+async function ingestSitemap(
+  deps: IngestDeps,
+  job: IngestJob,
+  source: KnowledgeSourceRow,
+  base: KnowledgeBaseRow,
+  checkpoint: () => void,
+): Promise<string | null> {
+  const { db } = deps;
+  const known = await knownPages(db, source);
+  const changes = await readSitemapChanges(deps.fetch, source, base, known, checkpoint);
+  checkpoint();
+  await setState(db, job, { state: 'indexing' });
+  return db.transaction(async (tx) => {
+    if (!(await lockSource(tx, job))) return null;
+    checkpoint();
+    const applied = await applySitemapChanges(tx, source, base, changes);
+    const changed = applied.added + applied.changed + applied.removed > 0;
+    await setState(tx, job, {
+      state: 'ready',
+      title: applied.title,
+      contentHash: applied.hash,
+      chunkCount: applied.chunkCount,
+      etag: changes.sitemap.etag,
+      lastModified: changes.sitemap.lastModified,
+      lastSyncedAt: new Date(),
+      attempts: 0,
+      ...syncResult(changed ? 'changed' : 'unchanged', describeSitemapSync(applied)),
+    });
+    return applied.chunksWritten > 0 ? base.id : null;
+  });
+}
+
 /** Returns the knowledge base id when new chunks were stored, null otherwise. */
 async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Promise<string | null> {
   const { db } = deps;
@@ -202,29 +273,50 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
     attempts: found.source.attempts + 1,
   });
   const source = { ...found.source, attempts: found.source.attempts + 1 };
+  if (source.type === 'sitemap') return ingestSitemap(deps, job, source, base, checkpoint);
   const content = await readContent(deps, source, checkpoint);
   checkpoint();
+  if (content.kind === 'not-modified') {
+    await db.transaction(async (tx) => {
+      if (!(await lockSource(tx, job))) return;
+      await setState(tx, job, {
+        state: 'ready',
+        lastSyncedAt: new Date(),
+        attempts: 0,
+        ...syncResult(
+          'unchanged',
+          'The page has not changed since the last sync (the site answered 304 Not Modified).',
+        ),
+      });
+    });
+    return null;
+  }
   await setState(db, job, { state: 'parsing' });
   const hash = hashOf(content, base);
   const unchanged = hash === source.contentHash && source.lastSyncedAt !== null;
   const chunks = unchanged ? [] : chunksOf(content, base);
+  const validators = content.kind === 'document' ? content.validators : undefined;
   checkpoint();
   await setState(db, job, { state: 'indexing' });
   return db.transaction(async (tx) => {
-    // The row lock keeps two runs for one source (a recovered job and its original) from interleaving.
-    const locked = await tx.execute(
-      sql`select id from knowledge_sources where tenant_id = ${job.tenantId} and id = ${job.sourceId}::uuid for update`,
-    );
+    const present = await lockSource(tx, job);
     checkpoint();
-    if (rowsOf(locked).length === 0) return null;
+    if (!present) return null;
     const title =
       source.title ??
       (content.kind === 'document' ? content.document.title : null) ??
       (content.kind === 'pages' ? (content.pages[0]?.document.title ?? null) : null);
     if (unchanged) {
-      await setState(tx, job, { state: 'ready', lastSyncedAt: new Date(), attempts: 0 });
+      await setState(tx, job, {
+        state: 'ready',
+        lastSyncedAt: new Date(),
+        attempts: 0,
+        ...(validators ?? {}),
+        ...syncResult('unchanged', 'The content was read again and has not changed.'),
+      });
       return null;
     }
+    const hadContent = source.lastSyncedAt !== null;
     await deleteSourceChunks(tx, job);
     let count: number;
     if (content.kind === 'qa') {
@@ -257,6 +349,13 @@ async function ingest(deps: IngestDeps, job: IngestJob, signal: AbortSignal): Pr
       chunkCount: count,
       lastSyncedAt: new Date(),
       attempts: 0,
+      ...(validators ?? {}),
+      ...syncResult(
+        'changed',
+        hadContent
+          ? `The content changed and was indexed again (${chunkWord(count)}).`
+          : `Read and indexed (${chunkWord(count)}).`,
+      ),
     });
     return base.id;
   });
@@ -289,11 +388,12 @@ export async function runIngestion(deps: IngestDeps, job: IngestJob): Promise<vo
     const outcome = await Promise.race([work, timedOut]);
     if (outcome === 'timeout') {
       const minutes = Math.max(1, Math.round(limit / 60_000));
-      await setState(deps.db, job, {
-        state: 'failed',
-        errorCode: 'ingest/timeout',
-        errorReason: `Reading the source took longer than ${minutes === 1 ? 'a minute' : `${minutes} minutes`}; try again or split it into smaller parts.`,
-      });
+      await recordFailure(
+        deps.db,
+        job,
+        'ingest/timeout',
+        `Reading the source took longer than ${minutes === 1 ? 'a minute' : `${minutes} minutes`}; try again or split it into smaller parts.`,
+      );
       // The abandoned run stops at its next checkpoint without writing anything more.
       return;
     }
@@ -316,17 +416,45 @@ async function notifyIndexed(deps: IngestDeps, job: IngestJob, knowledgeBaseId: 
   }
 }
 
+/**
+ * Records a failed read. A source that was never indexed fails; one that was keeps its indexed content and stays
+ * ready, with the failure as its last sync result, and is tried again at its next sync.
+ */
+async function recordFailure(db: Db, job: IngestJob, code: string, reason: string): Promise<void> {
+  const [row] = await db
+    .select({ lastSyncedAt: knowledgeSources.lastSyncedAt })
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.tenantId, job.tenantId), eq(knowledgeSources.id, job.sourceId)));
+  if (!row) return;
+  if (row.lastSyncedAt === null) {
+    await setState(db, job, {
+      state: 'failed',
+      errorCode: code,
+      errorReason: reason,
+      ...syncResult('failed', reason),
+    });
+    return;
+  }
+  await setState(db, job, {
+    state: 'ready',
+    errorCode: null,
+    errorReason: null,
+    attempts: 0,
+    ...syncResult('failed', `${reason} The content indexed before is kept.`),
+  });
+}
+
 async function fail(deps: IngestDeps, job: IngestJob, error: unknown): Promise<void> {
   if (error instanceof ParseError) {
-    await setState(deps.db, job, { state: 'failed', errorCode: error.code, errorReason: error.message });
+    await recordFailure(deps.db, job, error.code, error.message);
     return;
   }
   if (error instanceof FetchError) {
-    await setState(deps.db, job, { state: 'failed', errorCode: error.code, errorReason: error.reason });
+    await recordFailure(deps.db, job, error.code, error.reason);
     return;
   }
   if (error instanceof FinalFailure) {
-    await setState(deps.db, job, { state: 'failed', errorCode: error.code, errorReason: error.reason });
+    await recordFailure(deps.db, job, error.code, error.reason);
     return;
   }
   const [row] = await deps.db
@@ -336,11 +464,12 @@ async function fail(deps: IngestDeps, job: IngestJob, error: unknown): Promise<v
   if (!row) return;
   deps.log.error({ err: error, sourceId: job.sourceId }, 'knowledge ingestion failed');
   if (row.attempts >= INGEST_MAX_ATTEMPTS) {
-    await setState(deps.db, job, {
-      state: 'failed',
-      errorCode: 'ingest/failed',
-      errorReason: `The source could not be read after ${row.attempts} attempts because of an unexpected error; re-sync it to try again.`,
-    });
+    await recordFailure(
+      deps.db,
+      job,
+      'ingest/failed',
+      `The source could not be read after ${row.attempts} attempts because of an unexpected error; re-sync it to try again.`,
+    );
     return;
   }
   await setState(deps.db, job, { state: 'queued' });

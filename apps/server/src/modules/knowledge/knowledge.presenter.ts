@@ -47,6 +47,16 @@ export function presentSource(
     chunk_count: row.chunkCount,
     content_hash: row.contentHash,
     last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
+    sync: row.syncSchedule ?? { frequency: 'off' },
+    next_sync_at: row.syncSchedule ? (row.nextSyncAt?.toISOString() ?? null) : null,
+    last_sync_result:
+      row.lastSyncOutcome && row.lastSyncAt
+        ? {
+            outcome: row.lastSyncOutcome,
+            message: row.lastSyncMessage ?? '',
+            at: row.lastSyncAt.toISOString(),
+          }
+        : null,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

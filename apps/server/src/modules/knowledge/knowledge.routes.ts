@@ -15,6 +15,7 @@ import {
   KnowledgeSourceSchema,
   NoQuerySchema,
   SourceParamsSchema,
+  SourceSyncScheduleSchema,
   UpdateKnowledgeBodySchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +39,7 @@ import {
   listKnowledge,
   listSources,
   resyncSource,
+  setSourceSync,
   updateKnowledge,
 } from './knowledge.service';
 
@@ -273,7 +275,8 @@ export async function knowledgeRoutes(
         onRequest: signedIn,
         schema: {
           tags,
-          summary: 'Read a source again; unchanged content is recognised by its hash and not re-indexed',
+          summary:
+            'Sync a source now, as its schedule would: a web page is asked for conditionally (ETag, Last-Modified), and unchanged content is recognised by its hash and not re-indexed',
           params: SourceParamsSchema,
           querystring: NoQuerySchema,
           response: { 200: KnowledgeSourceSchema, ...errors },
@@ -282,6 +285,27 @@ export async function knowledgeRoutes(
       async (request) =>
         presentSource(
           await resyncSource(deps, actorOf(request), request.params.id, request.params.sourceId),
+          request.principal,
+        ),
+    );
+
+    r.put(
+      '/v1/knowledge/:id/sources/:sourceId/sync',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary:
+            'Set when a web page or sitemap source is read again on its own: off, daily or weekly at a local time in an IANA time zone',
+          params: SourceParamsSchema,
+          querystring: NoQuerySchema,
+          body: SourceSyncScheduleSchema,
+          response: { 200: KnowledgeSourceSchema, ...errors },
+        },
+      },
+      async (request) =>
+        presentSource(
+          await setSourceSync(db, actorOf(request), request.params.id, request.params.sourceId, request.body),
           request.principal,
         ),
     );

@@ -4,8 +4,10 @@ import type {
   CreateKnowledgeBodySchema,
   CreateSourceBodySchema,
   KnowledgeListQuery,
+  SourceSyncSchedule,
   UpdateKnowledgeBodySchema,
 } from '@omnibot/contracts';
+import { nextSyncAt } from '@omnibot/contracts';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -393,6 +395,49 @@ export async function resyncSource(
   if (!row) throw notFound(SOURCE_NOT_FOUND);
   await enqueue(deps, [row]);
   return row;
+}
+
+/**
+ * Sets when a web page or sitemap source is read again on its own; its next run is computed from now. Other source
+ * types can only be set to off (400 knowledge/sync-not-supported).
+ */
+export async function setSourceSync(
+  db: Db,
+  actor: Actor,
+  knowledgeId: string,
+  sourceId: string,
+  schedule: SourceSyncSchedule,
+  now = new Date(),
+): Promise<KnowledgeSourceRow> {
+  const { principal } = actor;
+  const source = await getSource(db, principal, knowledgeId, sourceId);
+  if (schedule.frequency !== 'off' && source.type !== 'url' && source.type !== 'sitemap') {
+    throw badRequest(
+      'Only web page and sitemap sources can be re-synced on a schedule.',
+      'knowledge/sync-not-supported',
+    );
+  }
+  const run = schedule.frequency === 'off' ? null : schedule;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(knowledgeSources)
+      .set({
+        syncSchedule: run,
+        nextSyncAt: run ? nextSyncAt(run, now) : null,
+        updatedBy: actorId(principal),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.tenantId, principal.tenantId)))
+      .returning();
+    if (!row) throw notFound(SOURCE_NOT_FOUND);
+    await writeAudit(tx, actor, {
+      tenantId: principal.tenantId,
+      action: 'knowledge.source.sync-schedule',
+      target: sourceId,
+      details: { knowledge_id: knowledgeId, ...schedule },
+    });
+    return row;
+  });
 }
 
 export async function listChunks(

@@ -41,6 +41,9 @@ const SOURCE = {
   chunk_count: 3,
   content_hash: null,
   last_synced_at: '2026-01-02T00:00:00.000Z',
+  sync: { frequency: 'off' },
+  next_sync_at: null,
+  last_sync_result: null,
   created_by: 'u1',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
@@ -71,7 +74,7 @@ describe('knowledge base screens', () => {
     expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Bulk add' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Add source' })).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Re-sync Returns policy' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sync Returns policy now' })).toBeInTheDocument();
     expect(screen.queryByText(AGENT_READ_ONLY_MESSAGE)).toBeNull();
   });
 

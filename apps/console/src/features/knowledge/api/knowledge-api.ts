@@ -10,6 +10,7 @@ import {
   type KnowledgeSource,
   KnowledgeSourceListSchema,
   KnowledgeSourceSchema,
+  type SourceSyncScheduleBody,
   type UpdateKnowledgeBody,
 } from '@omnibot/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -47,6 +48,8 @@ const knowledgeApi = {
     api.post(`${of(id)}/sources/bulk`, body, { schema: BulkSourcesResultSchema }),
   resync: (id: string, sourceId: string) =>
     api.post(`${sourceOf(id, sourceId)}/resync`, undefined, { schema: KnowledgeSourceSchema }),
+  setSync: (id: string, sourceId: string, body: SourceSyncScheduleBody) =>
+    api.put(`${sourceOf(id, sourceId)}/sync`, body, { schema: KnowledgeSourceSchema }),
   chunks: (id: string, sourceId: string, page: number, pageSize: number, signal?: AbortSignal) =>
     api.get(`${sourceOf(id, sourceId)}/chunks`, {
       query: { page, page_size: pageSize },
@@ -141,6 +144,16 @@ export function useResyncSource(id: string) {
   const changed = useSourcesChanged(id);
   return useMutation({
     mutationFn: (sourceId: string) => knowledgeApi.resync(id, sourceId),
+    onSuccess: changed,
+  });
+}
+
+/** Sets when a web page or sitemap source is re-synced on its own. */
+export function useSetSourceSync(id: string) {
+  const changed = useSourcesChanged(id);
+  return useMutation({
+    mutationFn: ({ sourceId, body }: { sourceId: string; body: SourceSyncScheduleBody }) =>
+      knowledgeApi.setSync(id, sourceId, body),
     onSuccess: changed,
   });
 }

@@ -1,6 +1,7 @@
 import { ActionIcon, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import type { KnowledgeSource } from '@omnibot/contracts';
 import {
+  IconCalendarRepeat,
   IconCheck,
   IconCopy,
   IconFileText,
@@ -8,17 +9,19 @@ import {
   IconRefresh,
   IconTrash,
 } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { LoadError } from '../../../components/forms/form-skeleton';
 import { confirmAction } from '../../../components/ui/confirm-action';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table';
 import { EmptyPanel } from '../../../components/ui/empty-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
-import { formatDateTime } from '../../../lib/dates';
 import { useCanConfigure } from '../../../lib/permissions';
 import { useDeleteSource, useKnowledgeSources, useResyncSource } from '../api/knowledge-api';
 import { SOURCE_TYPE_LABEL, sourceName } from '../utils/source-values';
+import { canSchedule } from '../utils/sync-values';
 import { SourceStateBadge } from './source-state-badge';
+import { SourceSyncDialog } from './source-sync-dialog';
+import { SourceSyncStatus } from './source-sync-status';
 
 function ContentHash({ hash }: { hash: string | null }) {
   if (!hash) return <Text c="dimmed">—</Text>;
@@ -61,14 +64,15 @@ export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
   const sources = useKnowledgeSources(knowledgeId);
   const resync = useResyncSource(knowledgeId);
   const remove = useDeleteSource(knowledgeId);
+  const [scheduling, setScheduling] = useState<KnowledgeSource | null>(null);
 
   const columns = useMemo<DataTableColumn<KnowledgeSource>[]>(() => {
     const onResync = async (source: KnowledgeSource) => {
       try {
         await resync.mutateAsync(source.id);
-        notifySuccess(`"${sourceName(source)}" is being synced again.`);
+        notifySuccess(`"${sourceName(source)}" is being synced now.`);
       } catch (error) {
-        notifyError(error, 'The source was not re-synced');
+        notifyError(error, 'The source was not synced');
       }
     };
     const onDelete = async (source: KnowledgeSource) => {
@@ -132,10 +136,9 @@ export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
       },
       {
         id: 'synced',
-        header: 'Last sync',
+        header: 'Sync',
         sortValue: (source) => source.last_synced_at,
-        render: (source) => (source.last_synced_at ? formatDateTime(source.last_synced_at) : 'Not yet'),
-        nowrap: true,
+        render: (source) => <SourceSyncStatus source={source} />,
       },
       {
         id: 'actions',
@@ -154,15 +157,26 @@ export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
             </Tooltip>
             {canConfigure && (
               <>
-                <Tooltip label="Re-sync">
+                <Tooltip label="Sync now">
                   <ActionIcon
                     variant="subtle"
-                    aria-label={`Re-sync ${sourceName(source)}`}
+                    aria-label={`Sync ${sourceName(source)} now`}
                     onClick={() => void onResync(source)}
                   >
                     <IconRefresh size={16} aria-hidden="true" />
                   </ActionIcon>
                 </Tooltip>
+                {canSchedule(source) && (
+                  <Tooltip label="Re-sync schedule">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Re-sync schedule of ${sourceName(source)}`}
+                      onClick={() => setScheduling(source)}
+                    >
+                      <IconCalendarRepeat size={16} aria-hidden="true" />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
                 <Tooltip label="Delete">
                   <ActionIcon
                     variant="subtle"
@@ -192,20 +206,23 @@ export function SourcesTable({ knowledgeId, onShowChunks }: SourcesTableProps) {
   }
 
   return (
-    <DataTable<KnowledgeSource>
-      label="Sources"
-      columns={columns}
-      data={sources.data?.items}
-      rowKey={(source) => source.id}
-      isLoading={sources.isPending}
-      searchPlaceholder="Search sources"
-      emptyState={
-        <EmptyPanel
-          icon={<IconFileText size={26} />}
-          title="No sources yet"
-          description="Add text, Q&A pairs, web pages or files below; they become searchable once ready."
-        />
-      }
-    />
+    <>
+      <SourceSyncDialog knowledgeId={knowledgeId} source={scheduling} onClose={() => setScheduling(null)} />
+      <DataTable<KnowledgeSource>
+        label="Sources"
+        columns={columns}
+        data={sources.data?.items}
+        rowKey={(source) => source.id}
+        isLoading={sources.isPending}
+        searchPlaceholder="Search sources"
+        emptyState={
+          <EmptyPanel
+            icon={<IconFileText size={26} />}
+            title="No sources yet"
+            description="Add text, Q&A pairs, web pages or files below; they become searchable once ready."
+          />
+        }
+      />
+    </>
   );
 }

@@ -12,7 +12,8 @@ export interface IndexChunksInput {
   config: TextSearchConfig;
   /** The source's title, searched with each chunk's heading path as its labels. */
   title?: string | null;
-  chunks: readonly Chunk[];
+  /** Each chunk may name the sitemap page it was cut from. */
+  chunks: ReadonlyArray<Chunk & { pageUrl?: string | null }>;
 }
 
 export interface QaPairInput {
@@ -67,21 +68,23 @@ export async function indexChunks(tx: Db, input: IndexChunksInput): Promise<stri
       char_count: chunk.charCount,
       word_count: chunk.wordCount,
       hash: chunk.hash,
+      page_url: chunk.pageUrl ?? null,
     }));
     const result = await tx.execute<{ id: string }>(sql`
       with input as (
         select x.*,
           setweight(to_tsvector(${input.config}::regconfig, x.labels), 'A') || to_tsvector(${input.config}::regconfig, x.text) as tsv
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-          ordinal int, text text, labels text, heading_path jsonb, page int, char_count int, word_count int, hash text
+          ordinal int, text text, labels text, heading_path jsonb, page int, char_count int, word_count int, hash text,
+          page_url text
         )
       ),
       inserted as (
         insert into knowledge_chunks (
-          tenant_id, knowledge_base_id, source_id, ordinal, text, heading_path, page, length, char_count,
+          tenant_id, knowledge_base_id, source_id, page_url, ordinal, text, heading_path, page, length, char_count,
           word_count, hash, tsv
         )
-        select ${input.tenantId}, ${input.knowledgeBaseId}::uuid, ${input.sourceId}::uuid, i.ordinal, i.text,
+        select ${input.tenantId}, ${input.knowledgeBaseId}::uuid, ${input.sourceId}::uuid, i.page_url, i.ordinal, i.text,
           i.heading_path, i.page,
           (select count(*) from unnest(i.tsv) u, unnest(u.weights) w where w = 'D')::int,
           i.char_count, i.word_count, i.hash, i.tsv
