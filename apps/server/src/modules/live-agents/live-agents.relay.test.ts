@@ -96,11 +96,11 @@ function cutAndResume(open: (after: number, signal: AbortSignal) => Promise<Resp
       clearTimeout(cut);
     }
   };
-  let failure: unknown = null;
+  let failure: Error | null = null;
   const running = (async () => {
     while (!stopped) await once();
   })().catch((error: unknown) => {
-    failure = error;
+    failure = error instanceof Error ? error : new Error('the reader stopped');
   });
   return {
     messages,
@@ -113,7 +113,7 @@ function cutAndResume(open: (after: number, signal: AbortSignal) => Promise<Resp
     },
     /** Throws what stopped the reader (a stream refused), if anything did. */
     check() {
-      if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+      if (failure) throw failure;
     },
     async stop() {
       stopped = true;
@@ -143,7 +143,7 @@ async function relayWithCuts(visitorBase: string, agentBase: string) {
       body: JSON.stringify({ botId, ...body }),
     });
     expect(response.status, await response.clone().text()).toBe(200);
-    return response.json() as Promise<unknown>;
+    return response.json();
   };
   const agentPost = async (path: string, body?: Record<string, unknown>) => {
     const response = await fetch(`${agentBase}/v1/inbox${path}`, {
