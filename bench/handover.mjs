@@ -5,6 +5,8 @@
 //   - visitor -> agent: from the visitor's POST /v1/intent on B to the message on the inbox stream on A;
 //   - echo: the same round on a bare Node HTTP server that writes each posted text to an open event stream, on the
 //     same machine in the same run, as the floor.
+// Beside the totals it prints each writer's own request (until its answer) and what the relay adds after it, since the
+// writer's request handling (sign-in, rate limits, the transaction) is most of the total on a loaded machine.
 // `--conversations` handed-over conversations (200 by default) stay open at once; each sends `--rounds` messages
 // each way, `--concurrency` at a time. Budget: p95 within 2x the echo's and under 50 ms on loopback.
 // Needs PostgreSQL (DATABASE_URL or TEST_DATABASE_URL names a server; a throwaway database is made and dropped) and
@@ -231,6 +233,12 @@ try {
 
   const agentToVisitor = [];
   const visitorToAgent = [];
+  // The writer's own request (its answer, the transaction committed): what the relay adds is the rest.
+  const agentAnswered = [];
+  const visitorAnswered = [];
+  // After that answer until the other side's stream has it (0 when the stream was first).
+  const agentRelayed = [];
+  const visitorRelayed = [];
   const work = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [index, { id, token }] of conversations.entries()) work.push({ round, index, id, token });
@@ -240,7 +248,11 @@ try {
     const arrived = toVisitors.expect(fromAgent);
     const sent = performance.now();
     await json(await agent('POST', `/v1/inbox/${id}/messages`, { text: fromAgent }), 'agent message');
-    agentToVisitor.push((await arrived) - sent);
+    const agentDone = performance.now();
+    agentAnswered.push(agentDone - sent);
+    const reached = await arrived;
+    agentToVisitor.push(reached - sent);
+    agentRelayed.push(Math.max(0, reached - agentDone));
     const fromVisitor = `visitor ${round}.${index}`;
     const heard = toAgent.expect(fromVisitor);
     const said = performance.now();
@@ -248,7 +260,11 @@ try {
       await visitor('/v1/intent', { conversationToken: token, text: fromVisitor }),
       'visitor message',
     );
-    visitorToAgent.push((await heard) - said);
+    const visitorDone = performance.now();
+    visitorAnswered.push(visitorDone - said);
+    const got = await heard;
+    visitorToAgent.push(got - said);
+    visitorRelayed.push(Math.max(0, got - visitorDone));
   });
   abort.abort();
   await Promise.all(readers);
@@ -260,13 +276,17 @@ try {
     `\nHand-over relay across two server processes on PostgreSQL: ${CONVERSATIONS} open conversations, ` +
       `${work.length} messages each way, ${CONCURRENCY} at a time`,
   );
-  console.log('                         p50        p95        p99');
+  console.log('                               p50        p95        p99');
   for (const [name, figures] of [
     ['agent -> visitor', down],
     ['visitor -> agent', up],
     ['bare stream echo', echo],
+    ['(agent POST answered)', summary(agentAnswered)],
+    ['(then on visitor stream)', summary(agentRelayed)],
+    ['(visitor POST answered)', summary(visitorAnswered)],
+    ['(then on agent stream)', summary(visitorRelayed)],
   ]) {
-    console.log(`  ${name.padEnd(18)} ${ms(figures.p50)}  ${ms(figures.p95)}  ${ms(figures.p99)}`);
+    console.log(`  ${name.padEnd(24)} ${ms(figures.p50)}  ${ms(figures.p95)}  ${ms(figures.p99)}`);
   }
   for (const [name, figures] of [
     ['agent -> visitor', down],

@@ -144,6 +144,22 @@ export const INBOX_EVENTS = ['changed', 'message', 'typing', 'summary'] as const
 export type InboxEvent = (typeof INBOX_EVENTS)[number];
 
 /**
+ * The inbox's stream of the whole organisation (no query), or of one conversation (`conversation`): then its stored
+ * events carry ids, and `after` (or the Last-Event-ID header) resumes after the last one the client has, each event
+ * once and in order, as the visitor's stream does.
+ */
+export const InboxEventsQuerySchema = z
+  .strictObject({
+    conversation: z.uuid('Unknown conversation').optional(),
+    after: eventIdSchema().optional(),
+  })
+  .refine((query) => query.after === undefined || query.conversation !== undefined, {
+    message: 'An event id names an event of one conversation: give the conversation too.',
+    path: ['after'],
+  });
+export type InboxEventsQuery = z.input<typeof InboxEventsQuerySchema>;
+
+/**
  * The inbox at a glance (signed in): whether any bot of the caller's organisation hands over to the inbox (the
  * console shows the Inbox entry only then), how many conversations wait for a person, and how many the caller answers.
  */

@@ -160,6 +160,11 @@ async function listenPostgres(
   };
   // A connection error before LISTEN succeeded rejects below instead.
   client.on('error', () => undefined);
+  // Heard from before LISTEN is answered: a notification read in the same packet as that answer is emitted before
+  // the code after `await` runs, and would be lost to a handler added only then.
+  client.on('notification', (message) => {
+    if (!done && message.channel === channel) onNotify(message.payload ?? '');
+  });
   try {
     await client.connect();
     await client.query(`listen ${channel}`);
@@ -168,9 +173,6 @@ async function listenPostgres(
     await client.end().catch(() => undefined);
     throw error;
   }
-  client.on('notification', (message) => {
-    if (!done && message.channel === channel) onNotify(message.payload ?? '');
-  });
   client.on('error', lose);
   client.on('end', lose);
   return async () => {

@@ -3,6 +3,7 @@ import {
   ErrorBodySchema,
   InboxConversationSchema,
   type InboxEvent,
+  InboxEventsQuerySchema,
   InboxIdParamsSchema,
   InboxListSchema,
   InboxSummarySchema,
@@ -10,7 +11,8 @@ import {
   LiveMessageSchema,
   NoQuerySchema,
 } from '@omnibot/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors';
@@ -32,8 +34,8 @@ import {
   inboxTranscript,
   listInbox,
 } from './inbox.service';
-import type { LiveBus } from './live-bus';
-import { eventsAfter, notifyTyping } from './live-events';
+import { followConversation, type LiveBus } from './live-bus';
+import { eventsAfter, type NoticeEvent, notifyTyping } from './live-events';
 
 const errors = {
   400: ErrorBodySchema,
@@ -115,52 +117,23 @@ export async function inboxRoutes(
         onRequest: signedIn,
         schema: {
           tags,
-          summary: 'Server-Sent Events of the inbox: `changed`, `message` and `typing`, as they happen',
-          querystring: NoQuerySchema,
+          summary:
+            'Server-Sent Events of the inbox: `changed`, `message` and `typing`, as they happen; with `conversation`, those of one conversation with ids to resume from (`after` or Last-Event-ID)',
+          querystring: InboxEventsQuerySchema,
           response: { 200: z.unknown(), ...errors },
         },
       },
       async (request, reply) => {
         const agent = agentOf(request);
-        const events = openEventStream<InboxEvent | 'ready'>(reply);
-        // Each notice names the newest stored event of a conversation; what came since the last one seen is read.
-        const seen = new Map<string, number>();
-        let queue = Promise.resolve();
-        const forward = (conversationId: string, lastId: number | undefined, state: string | undefined) => {
-          if (state !== undefined) events.write('changed', { conversationId, state });
-          if (lastId === undefined) return;
-          queue = queue.then(async () => {
-            const after = seen.get(conversationId) ?? lastId - 1;
-            const rows = await eventsAfter(db, { tenantId: agent.tenantId, id: conversationId }, after);
-            for (const row of rows) {
-              seen.set(conversationId, row.id);
-              if (row.type === 'message') events.write('message', { conversationId, message: row.data });
-            }
-          });
-        };
-        const stop = bus.onTenant(agent.tenantId, (notice) => {
-          if (notice.queue) return;
-          if (notice.conversationId === '') {
-            // The listener came back after a loss: the client reads the whole inbox again.
-            events.write('changed', { conversationId: null, state: null });
-            return;
-          }
-          if (notice.typing?.role === 'visitor') {
-            events.write('typing', { conversationId: notice.conversationId });
-            return;
-          }
-          if (notice.summary) {
-            events.write('summary', { conversationId: notice.conversationId });
-            return;
-          }
-          forward(notice.conversationId, notice.lastId, notice.state);
-        });
-        const ping = setInterval(() => events.comment('ping'), KEEP_ALIVE_MS);
-        events.signal.addEventListener('abort', () => {
-          clearInterval(ping);
-          stop();
-        });
-        events.write('ready', {});
+        const { conversation } = request.query;
+        if (conversation !== undefined) {
+          // Another organisation's conversation is answered as an unknown one, before the stream starts.
+          await inboxConversation(db, agent.tenantId, conversation);
+          const after = resumeFrom(request, request.query.after);
+          streamInboxConversation(db, bus, { tenantId: agent.tenantId, id: conversation }, after, reply);
+          return reply;
+        }
+        streamInbox(db, bus, agent.tenantId, reply);
         return reply;
       },
     );
@@ -274,4 +247,122 @@ export async function inboxRoutes(
       );
     }
   });
+}
+
+/** The event id a client resumes from: the query's `after`, else its Last-Event-ID header, else the beginning. */
+function resumeFrom(request: FastifyRequest, after: string | undefined): number {
+  const header = request.headers['last-event-id'];
+  const value = after ?? (typeof header === 'string' && /^\d{1,20}$/.test(header) ? header : '0');
+  return Number(value);
+}
+
+/**
+ * The organisation's inbox stream: `changed` for each state change, `message` for each message, `typing` when a
+ * visitor types, in the order the notices came. A notice carries its events, so nothing is read; one whose events
+ * were too big to carry is read (exactly its ids) before anything after it is written. After the listener was lost,
+ * `changed` without a conversation tells the client to read the whole inbox again.
+ */
+function streamInbox(db: Db, bus: LiveBus, tenantId: string, reply: FastifyReply) {
+  const events = openEventStream<InboxEvent | 'ready'>(reply);
+  const due: (() => void | Promise<void>)[] = [];
+  let running = false;
+  let stop = () => undefined as void;
+  const finish = () => {
+    clearInterval(ping);
+    stop();
+    events.end();
+  };
+  // Written at once while nothing waits for a read, else after it.
+  const drain = async () => {
+    running = true;
+    try {
+      for (let step = due.shift(); step; step = due.shift()) {
+        const waiting = step();
+        if (waiting) await waiting;
+      }
+    } catch {
+      // The client reconnects and reads the inbox again.
+      finish();
+    } finally {
+      running = false;
+    }
+  };
+  const inOrder = (step: () => void | Promise<void>) => {
+    due.push(step);
+    if (!running) void drain();
+  };
+  const messages = (conversationId: string, list: readonly NoticeEvent[]) => {
+    for (const event of list) {
+      if (event.type === 'message') events.write('message', { conversationId, message: event.data });
+    }
+  };
+  stop = bus.onTenant(tenantId, (notice) => {
+    if (notice.queue) return;
+    const { conversationId, lastId, previousId, state } = notice;
+    if (conversationId === '') {
+      inOrder(() => events.write('changed', { conversationId: null, state: null }));
+      return;
+    }
+    if (notice.typing?.role === 'visitor') {
+      inOrder(() => events.write('typing', { conversationId }));
+      return;
+    }
+    if (notice.summary) {
+      inOrder(() => events.write('summary', { conversationId }));
+      return;
+    }
+    if (state !== undefined) inOrder(() => events.write('changed', { conversationId, state }));
+    if (lastId === undefined) return;
+    const carried = notice.events;
+    if (carried) {
+      inOrder(() => messages(conversationId, carried));
+      return;
+    }
+    inOrder(async () => {
+      const rows = await eventsAfter(db, { tenantId, id: conversationId }, previousId ?? lastId - 1);
+      messages(
+        conversationId,
+        rows.filter((row) => row.id <= lastId),
+      );
+    });
+  });
+  const ping = setInterval(() => events.comment('ping'), KEEP_ALIVE_MS);
+  events.signal.addEventListener('abort', finish);
+  events.write('ready', {});
+}
+
+/**
+ * One conversation's inbox stream: its stored events after `after` with their ids (`message` for messages, `changed`
+ * for state changes), each once and in order, and `typing` when its visitor types (`followConversation`). It stays
+ * open after the conversation ended, so a client that reconnects on its own is not sent the end again and again.
+ */
+function streamInboxConversation(
+  db: Db,
+  bus: LiveBus,
+  conversation: { tenantId: string; id: string },
+  after: number,
+  reply: FastifyReply,
+) {
+  const events = openEventStream<InboxEvent | 'ready'>(reply);
+  const conversationId = conversation.id;
+  const finish = () => {
+    clearInterval(ping);
+    follower.stop();
+    events.end();
+  };
+  const follower = followConversation(db, bus, conversation, after, {
+    onEvent: (event) => {
+      if (event.type === 'message') events.write('message', { conversationId, message: event.data }, event.id);
+      if (event.type === 'status') {
+        events.write('changed', { conversationId, state: (event.data as { state: string }).state }, event.id);
+      }
+    },
+    onNotice: (notice) => {
+      if (notice.typing?.role === 'visitor') events.write('typing', { conversationId });
+    },
+    onError: () => finish(),
+  });
+  const ping = setInterval(() => events.comment('ping'), KEEP_ALIVE_MS);
+  events.signal.addEventListener('abort', finish);
+  events.write('ready', {});
 }

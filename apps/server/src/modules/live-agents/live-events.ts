@@ -6,16 +6,27 @@ import { type ConversationEventRow, conversationEvents } from '../../db/schema';
 /** The channel every server process listens on for what happens in live conversations. */
 export const LIVE_CHANNEL = 'omnibot_live';
 /** The most events one read returns; a client further behind reads again from the last one. */
-const EVENTS_PER_READ = 500;
+export const EVENTS_PER_READ = 500;
+
+/** A stored event as a notification carries it and a read returns it. */
+export interface NoticeEvent {
+  id: number;
+  type: ConversationEventRow['type'];
+  data: Record<string, unknown>;
+}
 
 /**
- * What a notification says: which conversation of which tenant, the newest stored event id (a reader reads from its
- * own last id up to there), its state when it changed, or someone typing (typing is not stored).
+ * What a notification says: which conversation of which tenant, the newest stored event id, the conversation's
+ * event id before those (`previousId`: a reader whose last id is at least that misses nothing before them) and the
+ * events themselves when they fit in a notification (else a reader reads them), its state when it changed, or
+ * someone typing (typing is not stored).
  */
 export interface LiveNotice {
   tenantId: string;
   conversationId: string;
   lastId?: number;
+  previousId?: number;
+  events?: NoticeEvent[];
   state?: ConversationState;
   typing?: { role: 'agent' | 'visitor'; name: string | null };
   /** The tenant's queue moved (one left it): waiting visitors learn their new place. No conversation named. */
@@ -35,6 +46,10 @@ export type StoredEvent =
     }
   | { type: 'ended'; data: { reason: string } };
 
+/** PostgreSQL refuses a notification payload of 8000 bytes or more (PGlite alike). */
+const NOTICE_BYTES_MAX = 7999;
+const EVENT_TYPES: ReadonlySet<string> = new Set(['message', 'status', 'ended']);
+
 const noticeText = (notice: LiveNotice) =>
   JSON.stringify({
     t: notice.tenantId,
@@ -46,16 +61,35 @@ const noticeText = (notice: LiveNotice) =>
     ...(notice.summary ? { m: 1 } : {}),
   });
 
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+
+/** The events a notification carries, `[id, type, data]` each; undefined when any is not one. */
+function noticeEvents(value: unknown): NoticeEvent[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const events: NoticeEvent[] = [];
+  for (const item of value as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 3) return undefined;
+    const [id, type, data] = item as [unknown, unknown, unknown];
+    if (!isNumber(id) || typeof type !== 'string' || !EVENT_TYPES.has(type)) return undefined;
+    if (typeof data !== 'object' || data === null) return undefined;
+    events.push({ id, type: type as NoticeEvent['type'], data: data as Record<string, unknown> });
+  }
+  return events;
+}
+
 /** A notification's payload read back; null for anything that is not one of ours. */
 export function parseNotice(payload: string): LiveNotice | null {
   try {
     const value = JSON.parse(payload) as Record<string, unknown>;
     if (typeof value.t !== 'string' || typeof value.c !== 'string') return null;
     const typing = value.y as LiveNotice['typing'] | undefined;
+    const events = noticeEvents(value.e);
     return {
       tenantId: value.t,
       conversationId: value.c,
-      ...(typeof value.i === 'number' ? { lastId: value.i } : {}),
+      ...(isNumber(value.i) ? { lastId: value.i } : {}),
+      ...(isNumber(value.p) ? { previousId: value.p } : {}),
+      ...(events ? { events } : {}),
       ...(typeof value.s === 'string' ? { state: value.s as ConversationState } : {}),
       ...(typing && (typing.role === 'agent' || typing.role === 'visitor') ? { typing } : {}),
       ...(value.q === 1 ? { queue: true as const } : {}),
@@ -68,7 +102,10 @@ export function parseNotice(payload: string): LiveNotice | null {
 
 /**
  * Stores events of a conversation and notifies every process, in the caller's transaction: the notification is
- * delivered when the transaction commits, so nobody hears of an event that is not stored.
+ * delivered when the transaction commits, so nobody hears of an event that is not stored. The caller holds the
+ * conversation's row lock (`lockedConversation`), so a conversation's events commit in the order of their ids and
+ * `previousId` is exact. One statement: the events, the conversation's event id before them and the notification,
+ * which carries the events themselves when they fit (a reader then needs no read), else their ids only.
  */
 export async function appendEvents(
   tx: Executor,
@@ -76,27 +113,34 @@ export async function appendEvents(
   events: readonly StoredEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  const rows = await tx
-    .insert(conversationEvents)
-    .values(
-      events.map((event) => ({
-        tenantId: conversation.tenantId,
-        conversationId: conversation.id,
-        type: event.type,
-        data: event.data,
-      })),
-    )
-    .returning({ id: conversationEvents.id });
   const status = [...events].reverse().find((event) => event.type === 'status');
   const ended = events.some((event) => event.type === 'ended');
-  await tx.execute(
-    sql`select pg_notify(${LIVE_CHANNEL}, ${noticeText({
-      tenantId: conversation.tenantId,
-      conversationId: conversation.id,
-      lastId: Math.max(...rows.map((row) => row.id)),
-      ...(ended ? { state: 'closed' as const } : status ? { state: status.data.state } : {}),
-    })})`,
+  const state = ended ? 'closed' : status ? status.data.state : null;
+  const values = sql.join(
+    events.map(
+      (event) =>
+        sql`(${conversation.tenantId}, ${conversation.id}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb)`,
+    ),
+    sql`, `,
   );
+  await tx.execute(sql`
+    with previous as (
+      select coalesce(max(id), 0) as id from conversation_events where conversation_id = ${conversation.id}::uuid
+    ), added as (
+      insert into conversation_events (tenant_id, conversation_id, type, data) values ${values}
+      returning id, type, data
+    ), notice as (
+      select
+        jsonb_strip_nulls(jsonb_build_object('t', ${conversation.tenantId}::text, 'c', ${conversation.id}::text,
+          'p', (select id from previous), 'i', max(added.id), 's', ${state}::text)) as head,
+        jsonb_agg(jsonb_build_array(added.id, added.type, added.data) order by added.id) as events
+      from added
+    ), texts as (
+      select head::text as short, (head || jsonb_build_object('e', events))::text as whole from notice
+    )
+    select pg_notify(${LIVE_CHANNEL}, case when octet_length(whole) <= ${NOTICE_BYTES_MAX} then whole else short end)
+    from texts
+  `);
 }
 
 /** Someone types in a conversation: told to every process, stored nowhere. */

@@ -19,8 +19,8 @@ import { AppError } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
 import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
 import { requestHandover, statusOf } from '../live-agents/handover.service';
-import type { LiveBus } from '../live-agents/live-bus';
-import { eventsAfter, notifyTyping } from '../live-agents/live-events';
+import { followConversation, type LiveBus } from '../live-agents/live-bus';
+import { notifyTyping } from '../live-agents/live-events';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
 import { widgetPreflights } from './widget-preflight';
@@ -35,8 +35,6 @@ const errors = {
 const tags = ['widget'];
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
-/** Stored events are read again this often even without a notification, so a missed one is repaired. */
-const REPAIR_MS = 5_000;
 /** A stream ends after this long; the client opens the next one from its last event id. */
 const STREAM_MAX_MS = 5 * 60_000;
 
@@ -137,7 +135,7 @@ export async function liveRoutes(
       },
       async (request, reply) => {
         const { conversation } = await visitorConversation(request, reply, request.body, 'live');
-        streamConversation(db, bus, conversation, resumeFrom(request, request.body.after), reply);
+        await streamConversation(db, bus, conversation, resumeFrom(request, request.body.after), reply);
         return reply;
       },
     );
@@ -146,77 +144,71 @@ export async function liveRoutes(
 
 /**
  * Writes a conversation's live events to a visitor: its status now, then every stored event after `after` in order,
- * then new ones as the notifications name them (read again every few seconds in case one was missed). Ends with the
- * conversation, or after STREAM_MAX_MS (the client resumes from its last id).
+ * each once, then new ones as the notices bring them (`followConversation`). Ends with the conversation, when a read
+ * fails, or after STREAM_MAX_MS (the client resumes from its last id).
  */
-function streamConversation(
+async function streamConversation(
   db: Db,
   bus: LiveBus,
   conversation: ConversationRow,
   after: number,
   reply: Parameters<typeof openEventStream>[0],
 ) {
+  const status = await statusOf(db, conversation);
   const events = openEventStream<LiveEvent>(reply);
-  let lastId = after;
-  let ended = false;
-  let reading: Promise<void> = Promise.resolve();
+  events.write('status', status);
+  let state = status.state;
+  let place = status.position;
+  let finished = false;
   const timers: NodeJS.Timeout[] = [];
   let stop = () => undefined as void;
   const finish = () => {
-    for (const timer of timers) clearInterval(timer);
+    if (finished) return;
+    finished = true;
+    for (const timer of timers) clearTimeout(timer);
     stop();
     events.end();
   };
-  const readNew = () => {
-    reading = reading.then(async () => {
-      if (ended || events.signal.aborted) return;
-      const rows = await eventsAfter(db, conversation, lastId);
-      for (const row of rows) {
-        lastId = row.id;
-        events.write(row.type, row.data, row.id);
-        if (row.type === 'ended') ended = true;
+  const follower = followConversation(db, bus, conversation, after, {
+    onEvent: (event) => {
+      events.write(event.type, event.data, event.id);
+      if (event.type === 'status') {
+        const data = event.data as { state: typeof state; position: number | null };
+        state = data.state;
+        place = data.position;
       }
-      if (ended) finish();
-    });
-    reading.catch(() => finish());
-  };
-  // A waiting visitor's place changes when others leave the queue: computed again then, sent when it moved.
-  let place: number | null = null;
-  const replace = () => {
-    reading = reading.then(async () => {
-      if (ended || events.signal.aborted) return;
+      if (event.type === 'ended') finish();
+    },
+    onNotice: (notice) => {
+      if (notice.typing?.role === 'agent') events.write('typing', notice.typing);
+    },
+    onError: finish,
+  });
+  // A waiting visitor's place changes when others leave the queue: computed again then (once for any number of
+  // moves meanwhile, in its place among the events), sent when it moved. Nothing is read unless it waits.
+  let placeDue = false;
+  const stopQueue = bus.onTenant(conversation.tenantId, (notice) => {
+    if (!notice.queue || state !== 'queued' || placeDue) return;
+    placeDue = true;
+    follower.queue(async () => {
+      placeDue = false;
+      if (state !== 'queued') return;
       const [row] = await db.select().from(conversations).where(eq(conversations.id, conversation.id));
       if (row?.state !== 'queued') return;
-      const status = await statusOf(db, row);
-      if (status.position !== place) {
-        place = status.position;
-        events.write('status', status);
+      const now = await statusOf(db, row);
+      if (now.position !== place) {
+        place = now.position;
+        events.write('status', now);
       }
     });
-  };
-  const stopConversation = bus.onConversation(conversation.id, (notice) => {
-    if (notice.typing?.role === 'agent') {
-      events.write('typing', notice.typing);
-      return;
-    }
-    if (notice.lastId === undefined || notice.lastId > lastId) readNew();
-  });
-  const stopQueue = bus.onTenant(conversation.tenantId, (notice) => {
-    if (notice.queue) replace();
   });
   stop = () => {
-    stopConversation();
+    follower.stop();
     stopQueue();
   };
   events.signal.addEventListener('abort', finish);
-  timers.push(setInterval(() => events.comment('ping'), KEEP_ALIVE_MS));
-  timers.push(setInterval(readNew, REPAIR_MS));
+  const ping = setInterval(() => events.comment('ping'), KEEP_ALIVE_MS);
   const limit = setTimeout(finish, STREAM_MAX_MS);
   limit.unref();
-  timers.push(limit);
-  reading = statusOf(db, conversation).then((status) => {
-    place = status.position;
-    events.write('status', status);
-  });
-  readNew();
+  timers.push(ping, limit);
 }
