@@ -448,7 +448,7 @@ describe('hand-over to Genesys Cloud', () => {
     expect(fake.upgrades).toBeGreaterThan(1);
     fake.end(session.token);
     await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
-  });
+  }, 120_000);
 });
 
 describe.runIf(process.env.OMNIBOT_TEST_DB === 'postgres')('two server processes on one PostgreSQL', () => {
