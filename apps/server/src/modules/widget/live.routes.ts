@@ -21,6 +21,8 @@ import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service
 import { requestHandover, statusOf } from '../live-agents/handover.service';
 import { followConversation, type LiveBus } from '../live-agents/live-bus';
 import { notifyTyping } from '../live-agents/live-events';
+import type { ProviderRelay } from '../live-agents/provider-relay';
+import { providerTargetOf } from '../live-agents/provider-sessions';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
 import { widgetPreflights } from './widget-preflight';
@@ -51,7 +53,13 @@ function resumeFrom(request: FastifyRequest, after: string | undefined): number 
  */
 export async function liveRoutes(
   app: FastifyInstance,
-  deps: { db: Db; access: WidgetAccess; bus: LiveBus; summaries: CaseSummaryWriter },
+  deps: {
+    db: Db;
+    access: WidgetAccess;
+    bus: LiveBus;
+    summaries: CaseSummaryWriter;
+    relay: Pick<ProviderRelay, 'wake'> | null;
+  },
 ) {
   const { db, access, bus, summaries } = deps;
   const { tokens } = access;
@@ -93,8 +101,19 @@ export async function liveRoutes(
         if (!offersHandover(bot.config)) {
           throw new AppError(409, 'handover/not-offered', LIVE_AGENT_ERRORS['handover/not-offered']);
         }
-        const status = await requestHandover(db, conversation, 'visitor');
-        if (status.state === 'queued') summaries.handedOver(conversation);
+        const status = await requestHandover(
+          db,
+          conversation,
+          'visitor',
+          undefined,
+          providerTargetOf(bot.config),
+        );
+        // Committed: a relay starts the contact centre's session now (never inside the hand-over's transaction),
+        // and the case summary is written.
+        if (status.state === 'queued') {
+          summaries.handedOver(conversation);
+          deps.relay?.wake();
+        }
         return status;
       },
     );

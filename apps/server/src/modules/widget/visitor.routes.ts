@@ -18,6 +18,7 @@ import { refuseLongText } from '../../lib/visitor-text';
 import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
 import { handoverClosed, personHoldsEngine } from '../live-agents/handover.service';
+import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { autoTranslating } from './auto-translate';
@@ -53,6 +54,8 @@ export interface VisitorRoutesDeps {
   speech: SpeechDeps;
   /** Writes a case summary once a turn that handed the conversation over has committed. */
   summaries: CaseSummaryWriter;
+  /** Told when a turn handed the conversation to a contact centre, so its session starts at once. */
+  relay: Pick<ProviderRelay, 'wake'> | null;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -61,10 +64,14 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
   const { db } = answering;
   const { tokens } = access;
   const speech = { ...deps.speech, log: app.log };
-  /** A stored turn that left the conversation waiting for a person gets its hand-over summary (written once). */
+  /**
+   * A stored turn that left the conversation waiting for a person gets its hand-over summary (written once), and a
+   * contact centre's session starts now that the hand-over committed.
+   */
   const handedOver = (turn: Turn, reply: IntentReply) => {
     if (reply.handover?.state === 'queued') {
       deps.summaries.handedOver({ tenantId: turn.bot.row.tenantId, id: turn.conversationId });
+      deps.relay?.wake();
     }
     return reply;
   };
@@ -117,8 +124,9 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           history,
           language: turn.language,
         };
-        if (!wantsEventStream(request))
-          return handedOver(turn, await storeTurn(db, turn, await engine.respond(question)));
+        const store = async (answer: Awaited<ReturnType<typeof engine.respond>>) =>
+          handedOver(turn, await storeTurn(db, turn, answer));
+        if (!wantsEventStream(request)) return store(await engine.respond(question));
 
         const events = openEventStream<IntentStreamEvent>(reply);
         events.write('conversation', {
@@ -135,8 +143,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
               reset: () => events.write('reset', {}),
             },
           });
-          if (!events.signal.aborted)
-            events.write('reply', handedOver(turn, await storeTurn(db, turn, answer)));
+          if (!events.signal.aborted) events.write('reply', await store(answer));
         } catch (error) {
           request.log.error({ err: error }, 'streamed intent failed');
           events.write(

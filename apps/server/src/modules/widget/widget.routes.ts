@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Env } from '../../env';
 import type { FilesHandle } from '../files/files.module';
 import type { LiveBus } from '../live-agents/live-bus';
+import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
@@ -23,6 +24,8 @@ export interface WidgetDeps {
   files: FilesHandle;
   /** What this process hears of live conversations (a person answering), from every process. */
   bus: LiveBus;
+  /** Starts the sessions of conversations handed to a contact centre; null in a process that holds none. */
+  relay: Pick<ProviderRelay, 'wake'> | null;
   /** Folder of the built widget (widget.js and app/); null serves none. */
   widgetDir: string | null;
   /** Writes case summaries once a hand-over has committed. */
@@ -38,8 +41,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   const { env, access, answering, speech, files } = deps;
   const { db } = answering;
   await widgetConfigRoutes(app, { db, access, files });
-  await visitorRoutes(app, { access, answering, speech, summaries: deps.summaries });
+  await visitorRoutes(app, { access, answering, speech, summaries: deps.summaries, relay: deps.relay });
   await visitorSpeechRoutes(app, { env, access, speech });
-  await liveRoutes(app, { db, access, bus: deps.bus, summaries: deps.summaries });
+  await liveRoutes(app, { db, access, bus: deps.bus, summaries: deps.summaries, relay: deps.relay });
   await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });
 }
