@@ -40,8 +40,7 @@ type GenesysInput = z.output<typeof GenesysSettingsSchema>;
 
 /** A contact-centre integration's settings with its secret opened, for the server's own use only. */
 export type ContactCentreSettings =
-  | { engine: 'genesys'; settings: GenesysSettings }
-  | { engine: 'connect'; settings: ConnectSettings };
+  { engine: 'genesys'; settings: GenesysSettings } | { engine: 'connect'; settings: ConnectSettings };
 
 export const PROVIDER_LABELS: Record<ContactCentreProvider, string> = {
   genesys: 'Genesys Cloud',
@@ -175,7 +174,8 @@ export function unsavedContactCentreSettings(
   stored: IntegrationRow | null,
 ): ContactCentreSettings {
   if (input.engine === 'genesys') return { engine: 'genesys', settings: input.settings };
-  if (!isMaskedApiKey(input.settings.secret_access_key)) return { engine: 'connect', settings: input.settings };
+  if (!isMaskedApiKey(input.settings.secret_access_key))
+    return { engine: 'connect', settings: input.settings };
   if (stored === null || stored.engine !== 'connect') {
     throw badRequest(
       'Enter the secret access key; a masked key stands only for the key of a saved Connect integration.',
