@@ -56,7 +56,7 @@ function ContactCentrePicker({ form, provider }: { form: ConfigForm; provider: '
         <Alert color="yellow" icon={<IconAlertCircle />} title={`No ${label} integration yet`}>
           Until you add one, this bot does not offer a person.{' '}
           <Anchor component={Link} to={botPaths.addContactCentre(provider)} inherit>
-            Add a {label} integration
+            Add {label} integration
           </Anchor>
         </Alert>
       )}
