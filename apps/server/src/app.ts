@@ -256,7 +256,10 @@ export async function buildApp({
   const contactCentre: ContactCentreDeps = {
     secretBox: createSecretBox(installationSecret, 'ccaas-secret'),
     providers: {},
-    network: { fetch: createGuardedWebFetch(fetchPolicy), openSocket: createGuardedSocketOpener(fetchPolicy) },
+    network: {
+      fetch: createGuardedWebFetch(fetchPolicy),
+      openSocket: createGuardedSocketOpener(fetchPolicy),
+    },
   };
 
   registerMetrics(app, database, env);

@@ -44,10 +44,7 @@ export interface StoredConnectSettings {
 }
 
 export type StoredIntegrationSettings =
-  | StoredBuiltinSettings
-  | StoredOpenAiSettings
-  | StoredGenesysSettings
-  | StoredConnectSettings;
+  StoredBuiltinSettings | StoredOpenAiSettings | StoredGenesysSettings | StoredConnectSettings;
 
 /**
  * A tenant's connection to a chatbot engine that bots may answer with (kind chatbot: the builtin engine over one

@@ -170,7 +170,8 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
   const { liveagent, liveagent_integration_id: liveAgentIntegrationId } = config.engines;
   if (
     liveAgentIntegrationId !== null &&
-    (liveAgentIntegrationId !== before?.engines.liveagent_integration_id || liveagent !== before.engines.liveagent)
+    (liveAgentIntegrationId !== before?.engines.liveagent_integration_id ||
+      liveagent !== before.engines.liveagent)
   ) {
     const integration = await integrationKindOf(db, principal.tenantId, liveAgentIntegrationId);
     if (integration?.kind !== 'ccaas') throw unknownLiveAgentIntegration();

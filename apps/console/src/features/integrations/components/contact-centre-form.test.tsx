@@ -163,7 +163,7 @@ describe('ContactCentreForm', () => {
     await waitFor(() => {
       const patches = api.fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
       expect(patches).toHaveLength(2);
-      expect(JSON.parse(String(patches[1]?.[1]?.body))).toMatchObject({
+      expect(JSON.parse(patches[1]?.[1]?.body as string)).toMatchObject({
         settings: { region: 'us-east-1', secret_access_key: 'entered-again-0002' },
       });
     });
