@@ -62,6 +62,8 @@ import { queueEmbeddingForKnowledge, startEmbedding } from './modules/indexes/em
 import type { VectorSearchDeps } from './modules/indexes/search';
 import { createSecretBox } from './lib/secret-box';
 import { createGuardedFetch, createGuardedWebFetch } from './lib/guarded-http/guarded-fetch';
+import { createGuardedSocketOpener } from './lib/guarded-http/guarded-websocket';
+import type { ContactCentreDeps } from './modules/integrations/contact-centre.service';
 import { sessionRoutes } from './modules/session/session.routes';
 import type { SpeechDeps } from './modules/speech/speech.service';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
@@ -276,6 +278,16 @@ export async function buildApp({
     pgvector: database.vectorEnabled,
   };
   const speech: SpeechDeps = { ...models, fetch: pageFetch, timeoutMs: env.RAG_MODEL_TIMEOUT_MS };
+  // Contact centres are reached at tenant-supplied addresses under the same address policy; their secrets have a
+  // box of their own. No provider maker is installed yet, so a connection test says so in plain words.
+  const contactCentre: ContactCentreDeps = {
+    secretBox: createSecretBox(installationSecret, 'ccaas-secret'),
+    providers: {},
+    network: {
+      fetch: createGuardedWebFetch(fetchPolicy),
+      openSocket: createGuardedSocketOpener(fetchPolicy),
+    },
+  };
 
   registerMetrics(app, database, env);
   healthRoutes(app, database, () => app.shuttingDown);
@@ -317,7 +329,7 @@ export async function buildApp({
     chatRateLimit: env.BOT_CHAT_RATE_LIMIT,
   });
   await botTemplateRoutes(app, { identity, botSecrets });
-  await integrationRoutes(app, { identity, models });
+  await integrationRoutes(app, { identity, models, contactCentre });
   await indexRoutes(app, { identity, jobs: () => app.jobs, vectorSearch, sourceLinks: files.sourceLinks });
   const bus = startLiveBus(database, app.log, {
     onReady: (run) => app.addHook('onReady', run),

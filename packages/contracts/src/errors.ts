@@ -130,6 +130,9 @@ const BOT_ERRORS = {
   'bot/invalid-config': 'The bot configuration is not valid.',
   'bot/text-too-long': 'The message is longer than 4000 characters.',
   'bot/unknown-integration': 'The chatbot integration does not exist in your organisation.',
+  'bot/unknown-liveagent-integration': 'The contact-centre integration does not exist in your organisation.',
+  'bot/liveagent-integration-mismatch':
+    "The contact-centre integration is for another provider than the bot's live-agent provider.",
   'bot/not-an-image': 'Only an image or a sound can be shown in the widget.',
 } as const;
 
@@ -155,6 +158,9 @@ const INTEGRATION_ERRORS = {
   'integration/in-use': 'Bots use this integration; point them at another engine first.',
   'integration/engine-mismatch': 'These settings are for another engine; an integration keeps its engine.',
   'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
+  'integration/provider-not-installed': 'This server cannot reach that contact centre yet.',
+  'integration/secret-unreadable':
+    'The stored secret cannot be decrypted (the installation secret changed); enter it again.',
 } as const;
 
 /** Refusals of the public widget routes (no sign-in; a visitor talking to a bot). */

@@ -1,14 +1,28 @@
 import { z } from 'zod';
+import { ConnectSettingsSchema, CONTACT_CENTRE_PROVIDERS, GenesysSettingsSchema } from './contact-centre';
 import { ModelApiKeySchema, ModelBaseUrlSchema, ModelProviderNameSchema } from './models';
 import { safeString } from './text';
 import { MODEL_MAX_TOKENS_DEFAULT, MODEL_TEMPERATURE_DEFAULT, SECRET_MASK_PREFIX } from './widget-config';
 
-export const INTEGRATION_KINDS = ['chatbot'] as const;
+/** What an integration connects: an engine bots answer with (`chatbot`), or a contact centre they hand over to. */
+export const INTEGRATION_KINDS = ['chatbot', 'ccaas'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
 /** The chatbot engines an integration may configure. */
-export const INTEGRATION_ENGINES = ['builtin', 'openai'] as const;
+export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai'] as const;
+export type ChatbotIntegrationEngine = (typeof CHATBOT_INTEGRATION_ENGINES)[number];
+
+/** Every engine an integration may have: the chatbot engines, then the contact centres. */
+export const INTEGRATION_ENGINES = [...CHATBOT_INTEGRATION_ENGINES, ...CONTACT_CENTRE_PROVIDERS] as const;
 export type IntegrationEngine = (typeof INTEGRATION_ENGINES)[number];
+
+/** The kind each engine belongs to. */
+export const INTEGRATION_KIND_OF: Readonly<Record<IntegrationEngine, IntegrationKind>> = {
+  builtin: 'chatbot',
+  openai: 'chatbot',
+  genesys: 'ccaas',
+  connect: 'ccaas',
+};
 
 const INTEGRATION_NAME_MAX = 120;
 
@@ -47,37 +61,49 @@ export const OpenAiIntegrationSettingsSchema = z.strictObject({
 
 const builtinShape = { engine: z.literal('builtin'), settings: BuiltinIntegrationSettingsSchema };
 const openAiShape = { engine: z.literal('openai'), settings: OpenAiIntegrationSettingsSchema };
+const genesysShape = { engine: z.literal('genesys'), settings: GenesysSettingsSchema };
+const connectShape = { engine: z.literal('connect'), settings: ConnectSettingsSchema };
 const engineError = { error: `The engine is one of: ${INTEGRATION_ENGINES.join(', ')}.` };
+const kindError = `The kind is one of: ${INTEGRATION_KINDS.join(', ')}.`;
+/** The kind may be left out; given, it must be the engine's own (a Genesys integration is of kind ccaas). */
+const kindOf = (kind: IntegrationKind, engines: string) =>
+  z.enum([kind], `The kind of ${engines} integrations is ${kind}.`).default(kind);
 
-/** A new chatbot-engine integration: its engine and that engine's settings. */
+/**
+ * A new integration: its engine and that engine's settings. Chatbot engines (builtin, openai) and contact centres
+ * (genesys, connect; kind `ccaas`).
+ */
 export const CreateIntegrationBodySchema = z.discriminatedUnion(
   'engine',
   [
-    z.strictObject({
-      name: IntegrationNameSchema,
-      kind: z.enum(INTEGRATION_KINDS).default('chatbot'),
-      ...builtinShape,
-    }),
-    z.strictObject({
-      name: IntegrationNameSchema,
-      kind: z.enum(INTEGRATION_KINDS).default('chatbot'),
-      ...openAiShape,
-    }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'builtin'), ...builtinShape }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'openai'), ...openAiShape }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'genesys'), ...genesysShape }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'connect'), ...connectShape }),
   ],
   engineError,
 );
 export type CreateIntegrationBody = z.input<typeof CreateIntegrationBodySchema>;
 
 /**
- * A change: the name, and the settings of the integration's own engine (given whole; a masked API key keeps the
- * stored one). An integration keeps its engine.
+ * A change: the name, and the settings of the integration's own engine (given whole; a masked API key or secret
+ * access key keeps the stored one). An integration keeps its engine.
  */
 export const UpdateIntegrationBodySchema = z.strictObject({
   name: IntegrationNameSchema.optional(),
   settings: z
-    .union([BuiltinIntegrationSettingsSchema, OpenAiIntegrationSettingsSchema], {
-      error: 'The settings are a rag_id (builtin) or base_url, model and api_key (openai).',
-    })
+    .union(
+      [
+        BuiltinIntegrationSettingsSchema,
+        OpenAiIntegrationSettingsSchema,
+        GenesysSettingsSchema,
+        ConnectSettingsSchema,
+      ],
+      {
+        error:
+          'The settings are a rag_id (builtin); base_url, model and api_key (openai); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
+      },
+    )
     .optional(),
 });
 export type UpdateIntegrationBody = z.input<typeof UpdateIntegrationBodySchema>;
@@ -88,6 +114,8 @@ export const TestIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...builtinShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...openAiShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...genesysShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...connectShape }),
   ],
   engineError,
 );
@@ -96,12 +124,32 @@ export type TestIntegrationBody = z.input<typeof TestIntegrationBodySchema>;
 export const IntegrationIdParamsSchema = z.object({ id: z.uuid('Unknown integration id') });
 
 export const IntegrationListQuerySchema = z.strictObject({
-  kind: z.enum(INTEGRATION_KINDS).optional(),
-  engine: z.enum(INTEGRATION_ENGINES).optional(),
+  kind: z.enum(INTEGRATION_KINDS, kindError).optional(),
+  engine: z.enum(INTEGRATION_ENGINES, engineError).optional(),
 });
 export type IntegrationListQuery = z.infer<typeof IntegrationListQuerySchema>;
 
-/** The settings as the console reads them: the API key only masked. */
+/** Genesys settings as the console reads them (nothing secret in them). */
+export const GenesysSettingsViewSchema = z.object({
+  server_url: z.string(),
+  deployment_id: z.string(),
+  origin: z.string(),
+});
+
+/** Connect settings as the console reads them: the secret access key only masked ('' when none is stored). */
+export const ConnectSettingsViewSchema = z.object({
+  region: z.string(),
+  instance_id: z.string(),
+  contact_flow_id: z.string(),
+  access_key_id: z.string(),
+  secret_access_key: z.string(),
+  content_types: z.array(z.string()),
+  display_name: z.string(),
+  connect_endpoint: z.string(),
+  participant_endpoint: z.string(),
+});
+
+/** The settings as the console reads them: the API key and the secret access key only masked. */
 const IntegrationSettingsViewSchema = z.union([
   z.object({ rag_id: z.string() }),
   z.object({
@@ -111,9 +159,11 @@ const IntegrationSettingsViewSchema = z.union([
     max_tokens: z.number().int(),
     temperature: z.number(),
   }),
+  GenesysSettingsViewSchema,
+  ConnectSettingsViewSchema,
 ]);
 
-/** A bot that answers with an integration. */
+/** A bot that answers with an integration (chatbot) or hands its conversations over to it (ccaas). */
 const IntegrationBotSchema = z.object({ id: z.string(), name: z.string(), enabled: z.boolean() });
 
 export const IntegrationSchema = z.object({
@@ -123,7 +173,7 @@ export const IntegrationSchema = z.object({
   engine: z.enum(INTEGRATION_ENGINES),
   name: z.string(),
   settings: IntegrationSettingsViewSchema,
-  /** The organisation's bots that answer with this integration. */
+  /** The organisation's bots that answer with this integration, or hand over to it. */
   bots: z.array(IntegrationBotSchema),
   created_by: z.string().nullable(),
   updated_by: z.string().nullable(),
@@ -141,6 +191,11 @@ export const IntegrationTestResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
 ]);
 export type IntegrationTestResult = z.infer<typeof IntegrationTestResultSchema>;
+
+/** Whether an engine is a contact centre's (an integration of kind `ccaas`). */
+export const isContactCentreEngine = (
+  engine: IntegrationEngine,
+): engine is (typeof CONTACT_CENTRE_PROVIDERS)[number] => INTEGRATION_KIND_OF[engine] === 'ccaas';
 
 /** Whether an API key is the masked form the console read (sent back, it keeps the stored key). */
 export const isMaskedApiKey = (value: string) => value.startsWith(SECRET_MASK_PREFIX);

@@ -62,6 +62,7 @@ function expectedLinks(level: MenuLevel, role: Role, features: FeatureCode[], li
     'SETTINGS > User > Users -> /user',
     'SETTINGS > Integration > All Integrations -> /bot/integration/list',
     'SETTINGS > Integration > Chatbot -> /bot/integration/chatbot',
+    'SETTINGS > Integration > Contact Center -> /bot/integration/ccaas',
     ...when(
       has('omnirag'),
       'Omni RAG > RAGs -> /rag',
@@ -127,7 +128,7 @@ describe('visibleMenu spot cases', () => {
   it('gives a level-3 user without features only the unconditional entries', () => {
     const menu = visibleMenu({ level: '3', role: 'user', features: [] });
     expect(menu.map((s) => s.title)).toEqual(['APPS', 'SETTINGS']);
-    expect(describeLinks(menu)).toHaveLength(15);
+    expect(describeLinks(menu)).toHaveLength(16);
     expect(labels(menu)).not.toContain('SETTINGS > Account > Client Org.');
     expect(labels(menu)).not.toContain('SETTINGS > Account > Subscription');
   });
@@ -234,7 +235,6 @@ describe('planned entries', () => {
   const PLANNED = [
     '/schedule',
     '/setting',
-    '/bot/integration/ccaas',
     '/ds/index',
     '/ds/knowledge',
     '/ds/index',

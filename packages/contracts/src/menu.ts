@@ -157,7 +157,7 @@ export const MENU: readonly MenuSectionDefinition[] = [
       group('integration', 'Integration', 'plug', [
         link('integration-all', 'All Integrations', '/bot/integration/list', 'plug-connected'),
         link('integration-chatbot', 'Chatbot', '/bot/integration/chatbot', 'message-chatbot'),
-        planned('integration-contact-center', 'Contact Center', '/bot/integration/ccaas', 'headset'),
+        link('integration-contact-center', 'Contact Center', '/bot/integration/ccaas', 'headset'),
       ]),
     ],
   },

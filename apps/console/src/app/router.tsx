@@ -93,6 +93,10 @@ export const routes: RouteObject[] = [
             path: 'bot/integration/chatbot',
             lazy: lazyRoute(() => import('./routes/integration/integration-chatbot-page')),
           }),
+          leaf({
+            path: 'bot/integration/ccaas',
+            lazy: lazyRoute(() => import('./routes/integration/integration-ccaas-page')),
+          }),
           leaf({ path: 'bot/manage', lazy: lazyRoute(() => import('./routes/bot/bot-manage-page')) }),
           leaf({ path: 'bot/customize', lazy: lazyRoute(() => import('./routes/bot/bot-customize-page')) }),
           leaf({ path: 'bot/install', lazy: lazyRoute(() => import('./routes/bot/bot-install-page')) }),

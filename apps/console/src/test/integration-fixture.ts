@@ -56,3 +56,42 @@ export const BOT: Bot = {
   created_at: NOW,
   updated_at: NOW,
 };
+
+export const GENESYS_ID = '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
+export const CONNECT_ID = '8b9c0d1e-2f3a-4b4c-9d5e-6f7a8b9c0d1e';
+
+/** A Genesys Cloud contact-centre integration as the API answers it. */
+export const GENESYS_INTEGRATION: Integration = {
+  ...OPENAI_INTEGRATION,
+  id: GENESYS_ID,
+  kind: 'ccaas',
+  engine: 'genesys',
+  name: 'Genesys desk',
+  settings: {
+    server_url: 'wss://webmessaging.mypurecloud.de/v1',
+    deployment_id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+    origin: 'https://shop.example.com',
+  },
+  bots: [{ id: BOT_ID, name: 'Shop helper', enabled: true }],
+};
+
+/** An Amazon Connect contact-centre integration as the API answers it (its secret masked). */
+export const CONNECT_INTEGRATION: Integration = {
+  ...OPENAI_INTEGRATION,
+  id: CONNECT_ID,
+  kind: 'ccaas',
+  engine: 'connect',
+  name: 'Connect desk',
+  settings: {
+    region: 'eu-central-1',
+    instance_id: '11111111-2222-4333-8444-555555555555',
+    contact_flow_id: '66666666-7777-4888-9999-000000000000',
+    access_key_id: 'AKIAEXAMPLEKEY00001',
+    secret_access_key: '****WXYZ',
+    content_types: ['text/plain'],
+    display_name: 'Visitor',
+    connect_endpoint: '',
+    participant_endpoint: '',
+  },
+  bots: [],
+};

@@ -21,6 +21,10 @@ interface StoredKeyFieldProps {
    * to save until the key is replaced or removed.
    */
   keepError?: string | null;
+  /** What the secret is called ("API key" unless told). */
+  label?: string;
+  /** What the input says while creating. */
+  description?: string;
 }
 
 /**
@@ -35,15 +39,13 @@ export function StoredKeyField({
   onAction,
   inputProps,
   keepError = null,
+  label = 'API key',
+  description = 'Leave empty for an endpoint that needs none. It is stored encrypted and never shown again.',
 }: StoredKeyFieldProps) {
   const input: ReactNode = (
     <PasswordInput
-      label={stored ? 'New API key' : 'API key'}
-      description={
-        stored
-          ? 'It replaces the stored key when you save.'
-          : 'Leave empty for an endpoint that needs none. It is stored encrypted and never shown again.'
-      }
+      label={stored ? `New ${label}` : label}
+      description={stored ? 'It replaces the stored key when you save.' : description}
       autoComplete="new-password"
       data-1p-ignore
       {...inputProps}
@@ -53,10 +55,10 @@ export function StoredKeyField({
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500} component="div">
-        API key
+        {label}
       </Text>
       <Group gap="sm" wrap="wrap">
-        <Code aria-label="Stored API key">{action === 'remove' ? 'Removed on save' : mask}</Code>
+        <Code aria-label={`Stored ${label}`}>{action === 'remove' ? 'Removed on save' : mask}</Code>
         {action === 'keep' ? (
           <>
             <Button

@@ -23,9 +23,33 @@ export interface StoredOpenAiSettings {
   temperature: number;
 }
 
+/** Genesys Cloud Web Messaging settings as stored (nothing secret in them). */
+export interface StoredGenesysSettings {
+  server_url: string;
+  deployment_id: string;
+  origin: string;
+}
+
+/** Amazon Connect settings as stored: `secret_access_key` is sealed by the secret box ('' when there is none). */
+export interface StoredConnectSettings {
+  region: string;
+  instance_id: string;
+  contact_flow_id: string;
+  access_key_id: string;
+  secret_access_key: string;
+  content_types: string[];
+  display_name: string;
+  connect_endpoint: string;
+  participant_endpoint: string;
+}
+
+export type StoredIntegrationSettings =
+  StoredBuiltinSettings | StoredOpenAiSettings | StoredGenesysSettings | StoredConnectSettings;
+
 /**
- * A tenant's connection to a chatbot engine that bots may answer with: the builtin engine over one of its RAGs,
- * or an OpenAI-compatible chat endpoint whose API key is stored only sealed.
+ * A tenant's connection to a chatbot engine that bots may answer with (kind chatbot: the builtin engine over one
+ * of its RAGs, or an OpenAI-compatible chat endpoint whose API key is stored only sealed), or to a contact centre
+ * its bots hand conversations over to (kind ccaas: Genesys Cloud, or Amazon Connect whose secret is stored sealed).
  */
 export const integrations = pgTable(
   'integrations',
@@ -37,7 +61,7 @@ export const integrations = pgTable(
     kind: text('kind').$type<IntegrationKind>().notNull().default('chatbot'),
     engine: text('engine').$type<IntegrationEngine>().notNull(),
     name: text('name').notNull(),
-    settings: jsonb('settings').$type<StoredBuiltinSettings | StoredOpenAiSettings>().notNull(),
+    settings: jsonb('settings').$type<StoredIntegrationSettings>().notNull(),
     createdBy: text('created_by'),
     updatedBy: text('updated_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

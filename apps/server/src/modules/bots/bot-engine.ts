@@ -238,7 +238,13 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
       const [row] = await deps.db
         .select()
         .from(integrations)
-        .where(and(eq(integrations.tenantId, tenantId), eq(integrations.id, integrationId)))
+        .where(
+          and(
+            eq(integrations.tenantId, tenantId),
+            eq(integrations.id, integrationId),
+            eq(integrations.kind, 'chatbot'),
+          ),
+        )
         .limit(1);
       if (!row) {
         return fallbackReply(request, started, {

@@ -15,7 +15,7 @@ import {
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type BotRow, bots, integrations, prompts, rags } from '../../db/schema';
+import { type BotRow, bots, prompts, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
@@ -23,6 +23,7 @@ import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../lib/principal';
 import { modelsOfferedTo } from '../models/models.service';
+import { integrationKindOf } from '../integrations/integrations.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 
 export const BOT_NOT_FOUND = 'Bot not found';
@@ -77,6 +78,16 @@ const unknownSpeechModel = () =>
   badRequest('The speech model is not offered to your organisation.', 'bot/unknown-model');
 const unknownIntegration = () =>
   badRequest('The chatbot integration does not exist in your organisation.', 'bot/unknown-integration');
+const unknownLiveAgentIntegration = () =>
+  badRequest(
+    'The contact-centre integration does not exist in your organisation.',
+    'bot/unknown-liveagent-integration',
+  );
+const liveAgentIntegrationMismatch = (provider: string, engine: string) =>
+  badRequest(
+    `The contact-centre integration is for ${engine}, but the bot's live-agent provider is ${provider}; choose an integration of ${provider}.`,
+    'bot/liveagent-integration-mismatch',
+  );
 const unknownPrompt = () =>
   badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
 
@@ -152,12 +163,19 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     if (!offered.some((model) => model.id === speechModelId)) throw unknownSpeechModel();
   }
   if (changed('integration_id') && integrationId !== null) {
-    const [integration] = await db
-      .select({ id: integrations.id })
-      .from(integrations)
-      .where(and(eq(integrations.tenantId, principal.tenantId), eq(integrations.id, integrationId)))
-      .limit(1);
-    if (!integration) throw unknownIntegration();
+    const integration = await integrationKindOf(db, principal.tenantId, integrationId);
+    if (integration?.kind !== 'chatbot') throw unknownIntegration();
+  }
+  // A contact-centre integration is the tenant's and of the bot's own provider, checked again when either changes.
+  const { liveagent, liveagent_integration_id: liveAgentIntegrationId } = config.engines;
+  if (
+    liveAgentIntegrationId !== null &&
+    (liveAgentIntegrationId !== before?.engines.liveagent_integration_id ||
+      liveagent !== before.engines.liveagent)
+  ) {
+    const integration = await integrationKindOf(db, principal.tenantId, liveAgentIntegrationId);
+    if (integration?.kind !== 'ccaas') throw unknownLiveAgentIntegration();
+    if (integration.engine !== liveagent) throw liveAgentIntegrationMismatch(liveagent, integration.engine);
   }
 }
 

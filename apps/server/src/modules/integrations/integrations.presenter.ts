@@ -1,15 +1,33 @@
 import { type Integration, maskSecret } from '@omnibot/contracts';
-import type { StoredBuiltinSettings, StoredOpenAiSettings } from '../../db/schema';
+import type {
+  StoredBuiltinSettings,
+  StoredConnectSettings,
+  StoredGenesysSettings,
+  StoredOpenAiSettings,
+} from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
+import { presentConnect } from './contact-centre.service';
 import type { StoredIntegration } from './integrations.service';
 
+/** The boxes that open what an integration holds sealed: model API keys, and contact-centre secrets. */
+export interface IntegrationBoxes {
+  models: SecretBox;
+  contactCentre: SecretBox;
+}
+
 /**
- * An integration for the console: an OpenAI key only masked ('****' and its last four characters when long
- * enough), never in clear; a key that cannot be opened any more shows as set ('****').
+ * An integration for the console: an OpenAI key or a Connect secret access key only masked ('****' and its last
+ * four characters when long enough), never in clear; a secret that cannot be opened any more shows as set ('****').
  */
-export function presentIntegration(box: SecretBox, { row, bots }: StoredIntegration): Integration {
+export function presentIntegration(boxes: IntegrationBoxes, { row, bots }: StoredIntegration): Integration {
+  const box = boxes.models;
   let settings: Integration['settings'];
-  if (row.engine === 'openai') {
+  if (row.engine === 'connect') {
+    settings = presentConnect(boxes.contactCentre, row.settings as StoredConnectSettings);
+  } else if (row.engine === 'genesys') {
+    const stored = row.settings as StoredGenesysSettings;
+    settings = { server_url: stored.server_url, deployment_id: stored.deployment_id, origin: stored.origin };
+  } else if (row.engine === 'openai') {
     const stored = row.settings as StoredOpenAiSettings;
     let masked = '';
     if (stored.api_key !== '') {

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { actorOf } from '../../lib/audit';
 import { requirePrincipal } from '../auth/principal';
 import type { Identity } from '../auth/principal';
+import type { ContactCentreDeps } from './contact-centre.service';
 import { presentIntegration } from './integrations.presenter';
 import {
   createIntegration,
@@ -37,15 +38,23 @@ const errors = {
 };
 const tags = ['integrations'];
 
-/** Chatbot-engine integrations under /v1/integrations, each tenant seeing only its own. */
+/**
+ * Integrations under /v1/integrations, each tenant seeing only its own: chatbot engines (builtin, openai) and
+ * contact centres (genesys, connect).
+ */
 export async function integrationRoutes(
   app: FastifyInstance,
-  deps: { identity: Identity; models: IntegrationsDeps; testTimeoutMs?: number },
+  deps: {
+    identity: Identity;
+    models: Omit<IntegrationsDeps, 'contactCentre'>;
+    contactCentre: ContactCentreDeps;
+    testTimeoutMs?: number;
+  },
 ) {
-  const ctx = deps.models;
+  const ctx: IntegrationsDeps = { ...deps.models, contactCentre: deps.contactCentre };
   const signedIn = [requirePrincipal(deps.identity, { credentials: true })];
-  const present = (stored: Parameters<typeof presentIntegration>[1]) =>
-    presentIntegration(ctx.secretBox, stored);
+  const boxes = { models: ctx.secretBox, contactCentre: ctx.contactCentre.secretBox };
+  const present = (stored: Parameters<typeof presentIntegration>[1]) => presentIntegration(boxes, stored);
 
   await app.register(async (scope) => {
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -56,7 +65,8 @@ export async function integrationRoutes(
         onRequest: [...signedIn],
         schema: {
           tags,
-          summary: "The organisation's integrations by name, optionally of one kind or engine (keys masked)",
+          summary:
+            "The organisation's integrations by name, optionally of one kind (chatbot, ccaas) or engine (secrets masked)",
           querystring: IntegrationListQuerySchema,
           response: { 200: IntegrationListSchema, ...errors },
         },
@@ -73,7 +83,7 @@ export async function integrationRoutes(
         schema: {
           tags,
           summary:
-            'Create a chatbot-engine integration (builtin over a RAG, or an OpenAI-compatible endpoint)',
+            'Create an integration: a chatbot engine (builtin over a RAG, an OpenAI-compatible endpoint) or a contact centre (Genesys Cloud, Amazon Connect)',
           querystring: NoQuerySchema,
           body: CreateIntegrationBodySchema,
           response: { 201: IntegrationSchema, ...errors },
@@ -105,7 +115,7 @@ export async function integrationRoutes(
         onRequest: [...signedIn],
         schema: {
           tags,
-          summary: 'One integration with the bots that use it (key masked)',
+          summary: 'One integration with the bots that use it (secrets masked)',
           params: IntegrationIdParamsSchema,
           querystring: NoQuerySchema,
           response: { 200: IntegrationSchema, ...errors },
@@ -120,7 +130,7 @@ export async function integrationRoutes(
         onRequest: [...signedIn],
         schema: {
           tags,
-          summary: 'Rename an integration or change its settings; a key sent back masked is kept',
+          summary: 'Rename an integration or change its settings; a secret sent back masked is kept',
           params: IntegrationIdParamsSchema,
           querystring: NoQuerySchema,
           body: UpdateIntegrationBodySchema,
@@ -156,7 +166,7 @@ export async function integrationRoutes(
         schema: {
           tags,
           summary:
-            'Try a saved integration: a tiny chat call, or the RAG and its index; failures in plain words',
+            'Try a saved integration: a tiny chat call, the RAG and its index, or the contact centre; failures in plain words',
           params: IntegrationIdParamsSchema,
           querystring: NoQuerySchema,
           response: { 200: IntegrationTestResultSchema, ...errors },

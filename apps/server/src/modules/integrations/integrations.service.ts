@@ -1,6 +1,9 @@
 import {
   BuiltinIntegrationSettingsSchema,
+  ConnectSettingsSchema,
   type CreateIntegrationBodySchema,
+  GenesysSettingsSchema,
+  type IntegrationKind,
   type IntegrationListQuery,
   type IntegrationTestResult,
   isMaskedApiKey,
@@ -18,6 +21,8 @@ import {
   integrations,
   rags,
   type StoredBuiltinSettings,
+  type StoredConnectSettings,
+  type StoredIntegrationSettings,
   type StoredOpenAiSettings,
 } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
@@ -29,6 +34,16 @@ import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../lib/principal';
 import { type ChatModel, createChatModel, ProviderError } from '../models/providers';
+import {
+  type ContactCentreDeps,
+  isContactCentreRow,
+  openContactCentreRow,
+  probeContactCentre,
+  sealConnect,
+  storedGenesys,
+  unsavedContactCentreSettings,
+  withOpenedSecret,
+} from './contact-centre.service';
 
 const INTEGRATION_NOT_FOUND = 'Integration not found';
 const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
@@ -42,6 +57,8 @@ export interface IntegrationsDeps {
   secretBox: SecretBox;
   /** The guarded client a test call goes through: an integration's address is one a tenant supplies. */
   modelFetch: GuardedWebFetch;
+  /** The contact-centre integrations' secret box, provider makers and guarded network. */
+  contactCentre: ContactCentreDeps;
 }
 
 type CreateInput = z.output<typeof CreateIntegrationBodySchema>;
@@ -50,7 +67,7 @@ type TestInput = z.output<typeof TestIntegrationBodySchema>;
 type OpenAiInput = z.output<typeof OpenAiIntegrationSettingsSchema>;
 type BuiltinInput = z.output<typeof BuiltinIntegrationSettingsSchema>;
 
-/** A bot that answers with an integration. */
+/** A bot that answers with an integration (chatbot) or hands over to it (ccaas). */
 export interface UsingBot {
   id: string;
   name: string;
@@ -75,13 +92,37 @@ const engineMismatch = () =>
 const isOpenAi = (row: IntegrationRow): row is IntegrationRow & { settings: StoredOpenAiSettings } =>
   row.engine === 'openai';
 
-/** The bots of the tenant that answer with integration `id`. */
-async function botsUsing(db: Db, tenantId: string, id: string): Promise<UsingBot[]> {
+/** Where a bot names an integration of each kind: the engine it answers with, or the contact centre it hands over to. */
+const BOT_REFERENCE: Record<IntegrationKind, 'integration_id' | 'liveagent_integration_id'> = {
+  chatbot: 'integration_id',
+  ccaas: 'liveagent_integration_id',
+};
+const botReference = (kind: IntegrationKind) => sql`${bots.config} -> 'engines' ->> ${BOT_REFERENCE[kind]}`;
+
+/** The bots of the tenant that use integration `id` of kind `kind`. */
+async function botsUsing(db: Db, tenantId: string, id: string, kind: IntegrationKind): Promise<UsingBot[]> {
   return db
     .select({ id: bots.id, name: bots.name, enabled: bots.enabled })
     .from(bots)
-    .where(and(eq(bots.tenantId, tenantId), sql`${bots.config} -> 'engines' ->> 'integration_id' = ${id}`))
+    .where(and(eq(bots.tenantId, tenantId), sql`${botReference(kind)} = ${id}`))
     .orderBy(asc(bots.name), asc(bots.id));
+}
+
+/**
+ * The kind and engine of integration `id` of tenant `tenantId`, or null when the tenant has none such: the bots
+ * module checks with it what a bot's configuration names.
+ */
+export async function integrationKindOf(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<Pick<IntegrationRow, 'kind' | 'engine'> | null> {
+  const [row] = await db
+    .select({ kind: integrations.kind, engine: integrations.engine })
+    .from(integrations)
+    .where(and(eq(integrations.tenantId, tenantId), eq(integrations.id, id)))
+    .limit(1);
+  return row ?? null;
 }
 
 async function ownedRow(db: Db, tenantId: string, id: string): Promise<IntegrationRow> {
@@ -156,20 +197,23 @@ export async function listIntegrations(
       id: bots.id,
       name: bots.name,
       enabled: bots.enabled,
-      integrationId: sql<string>`${bots.config} -> 'engines' ->> 'integration_id'`,
+      integrationId: sql<string | null>`${botReference('chatbot')}`,
+      liveAgentIntegrationId: sql<string | null>`${botReference('ccaas')}`,
     })
     .from(bots)
     .where(
       and(
         eq(bots.tenantId, principal.tenantId),
-        sql`${bots.config} -> 'engines' ->> 'integration_id' is not null`,
+        sql`(${botReference('chatbot')} is not null or ${botReference('ccaas')} is not null)`,
       ),
     )
     .orderBy(asc(bots.name), asc(bots.id));
   return rows.map((row) => ({
     row,
     bots: users
-      .filter((bot) => bot.integrationId === row.id)
+      .filter((bot) =>
+        row.kind === 'ccaas' ? bot.liveAgentIntegrationId === row.id : bot.integrationId === row.id,
+      )
       .map(({ id, name, enabled }) => ({ id, name, enabled })),
   }));
 }
@@ -180,7 +224,7 @@ export async function getIntegration(
   id: string,
 ): Promise<StoredIntegration> {
   const row = await ownedRow(deps.db, principal.tenantId, id);
-  return { row, bots: await botsUsing(deps.db, principal.tenantId, id) };
+  return { row, bots: await botsUsing(deps.db, principal.tenantId, id, row.kind) };
 }
 
 export async function createIntegration(
@@ -189,12 +233,16 @@ export async function createIntegration(
   input: CreateInput,
 ): Promise<StoredIntegration> {
   const { principal } = actor;
-  let settings: StoredBuiltinSettings | StoredOpenAiSettings;
+  let settings: StoredIntegrationSettings;
   if (input.engine === 'builtin') {
     await assertBuiltin(deps.db, principal, input.settings);
     settings = { rag_id: input.settings.rag_id };
-  } else {
+  } else if (input.engine === 'openai') {
     settings = sealOpenAi(deps.secretBox, input.settings, null);
+  } else if (input.engine === 'genesys') {
+    settings = storedGenesys(input.settings);
+  } else {
+    settings = sealConnect(deps.contactCentre.secretBox, input.settings, null);
   }
   const by = actorId(principal);
   const row = await refuseUniqueViolation(
@@ -237,7 +285,19 @@ export async function updateIntegration(
   const changes: Partial<typeof integrations.$inferInsert> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.settings !== undefined) {
-    if (isOpenAi(current)) {
+    if (current.engine === 'genesys') {
+      const parsed = GenesysSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = storedGenesys(parsed.data);
+    } else if (current.engine === 'connect') {
+      const parsed = ConnectSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealConnect(
+        deps.contactCentre.secretBox,
+        parsed.data,
+        current.settings as StoredConnectSettings,
+      );
+    } else if (isOpenAi(current)) {
       const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();
       changes.settings = sealOpenAi(deps.secretBox, parsed.data, current.settings);
@@ -269,7 +329,7 @@ export async function updateIntegration(
       }),
     nameTaken,
   );
-  return { row, bots: await botsUsing(deps.db, principal.tenantId, id) };
+  return { row, bots: await botsUsing(deps.db, principal.tenantId, id, row.kind) };
 }
 
 export async function deleteIntegration(deps: IntegrationsDeps, actor: Actor, id: string): Promise<void> {
@@ -277,10 +337,11 @@ export async function deleteIntegration(deps: IntegrationsDeps, actor: Actor, id
   await deps.db.transaction(async (tx) => {
     const db: Db = tx;
     const current = await ownedRow(db, principal.tenantId, id);
-    const users = await botsUsing(db, principal.tenantId, id);
+    const users = await botsUsing(db, principal.tenantId, id, current.kind);
     if (users.length > 0) {
+      const elsewhere = current.kind === 'ccaas' ? 'another contact centre' : 'another engine';
       throw conflict(
-        `Bots use this integration (${users.map((bot) => bot.name).join(', ')}); point them at another engine first.`,
+        `Bots use this integration (${users.map((bot) => bot.name).join(', ')}); point them at ${elsewhere} first.`,
         'integration/in-use',
       );
     }
@@ -407,6 +468,11 @@ export async function testIntegration(
   timeoutMs = INTEGRATION_TEST_TIMEOUT_MS,
 ): Promise<IntegrationTestResult> {
   const row = await ownedRow(deps.db, principal.tenantId, id);
+  if (isContactCentreRow(row)) {
+    const target = withOpenedSecret(() => openContactCentreRow(deps.contactCentre.secretBox, row));
+    if ('ok' in target) return target;
+    return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
+  }
   if (!isOpenAi(row)) {
     return tryBuiltin(deps.db, principal.tenantId, (row.settings as StoredBuiltinSettings).rag_id);
   }
@@ -429,6 +495,13 @@ export async function testUnsavedIntegration(
 ): Promise<IntegrationTestResult> {
   const stored = input.id === undefined ? null : await ownedRow(deps.db, principal.tenantId, input.id);
   if (input.engine === 'builtin') return tryBuiltin(deps.db, principal.tenantId, input.settings.rag_id);
+  if (input.engine === 'genesys' || input.engine === 'connect') {
+    const target = withOpenedSecret(() =>
+      unsavedContactCentreSettings(deps.contactCentre.secretBox, input, stored),
+    );
+    if ('ok' in target) return target;
+    return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
+  }
   let apiKey = input.settings.api_key;
   if (isMaskedApiKey(apiKey)) {
     if (stored === null || !isOpenAi(stored)) {

@@ -6,11 +6,15 @@ import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import {
   BUILTIN_ID,
   BUILTIN_INTEGRATION,
+  CONNECT_ID,
+  CONNECT_INTEGRATION,
+  GENESYS_INTEGRATION,
   OPENAI_ID,
   OPENAI_INTEGRATION,
 } from '../../../test/integration-fixture';
 import { renderRoute } from '../../../test/render';
 import { Component as AddPage } from './integration-add-page';
+import { Component as ContactCentrePage } from './integration-ccaas-page';
 import { Component as ChatbotPage } from './integration-chatbot-page';
 import { Component as ListPage } from './integration-list-page';
 import { Component as OverviewPage } from './integration-overview-page';
@@ -63,7 +67,68 @@ describe('integration screens', () => {
     );
     expect(screen.getByRole('link', { name: 'Add' })).toHaveAttribute('href', '/bot/integration/add');
     expect(screen.getByRole('link', { name: 'See all' })).toHaveAttribute('href', '/bot/integration/list');
-    expect(screen.queryByText(/contact cent/i)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Contact centres' })).toHaveAttribute(
+      'href',
+      '/bot/integration/ccaas',
+    );
+    expect(screen.getByText('Genesys Cloud: 0')).toBeInTheDocument();
+  });
+
+  it('/bot/integration/list shows chatbot engines and contact centres together, secrets never', async () => {
+    stub([OPENAI_INTEGRATION, GENESYS_INTEGRATION, CONNECT_INTEGRATION]);
+    renderRoute(<ListPage />, { path: '/bot/integration/list', session: SESSION });
+    expect(await screen.findByRole('link', { name: 'Connect desk' })).toHaveAttribute(
+      'href',
+      `/bot/integration/view?id=${CONNECT_ID}`,
+    );
+    expect(screen.getByRole('link', { name: 'Genesys desk' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'House GPT' })).toBeInTheDocument();
+    expect(screen.getAllByText('Contact centre')).toHaveLength(2);
+    expect(
+      screen.getByText('Instance 11111111-2222-4333-8444-555555555555 in eu-central-1'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/WXYZ/)).not.toBeInTheDocument();
+  });
+
+  it('/bot/integration/ccaas asks for the contact centres only, with the bots using each and an add button', async () => {
+    const api = stub([GENESYS_INTEGRATION]);
+    renderRoute(<ContactCentrePage />, { path: '/bot/integration/ccaas', session: SESSION });
+    expect(await screen.findByRole('link', { name: 'Genesys desk' })).toBeInTheDocument();
+    expect(screen.getByText('Shop helper')).toBeInTheDocument();
+    const urls = api.fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
+    expect(urls.filter((url) => url.startsWith('/v1/integrations'))).toEqual(['/v1/integrations?kind=ccaas']);
+    expect(screen.getByRole('link', { name: 'Add contact centre' })).toHaveAttribute(
+      'href',
+      '/bot/integration/add?kind=ccaas',
+    );
+  });
+
+  it('/bot/integration/ccaas without contact centres offers to add one', async () => {
+    stub([]);
+    renderRoute(<ContactCentrePage />, { path: '/bot/integration/ccaas', session: SESSION });
+    expect(await screen.findByRole('heading', { name: 'No contact centre yet' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a contact centre' })).toHaveAttribute(
+      'href',
+      '/bot/integration/add?kind=ccaas',
+    );
+  });
+
+  it('/bot/integration/add?kind=ccaas offers Genesys Cloud and Amazon Connect', async () => {
+    stub();
+    renderRoute(<AddPage />, { path: '/bot/integration/add?kind=ccaas&engine=connect', session: SESSION });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add contact centre' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Amazon Connect' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Genesys Cloud' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^secret access key/i)).toBeInTheDocument();
+  });
+
+  it('/bot/integration/view of a Connect integration shows its masked secret and its provider', async () => {
+    stub([CONNECT_INTEGRATION]);
+    renderRoute(<ViewPage />, { path: `/bot/integration/view?id=${CONNECT_ID}`, session: SESSION });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connect desk' })).toBeInTheDocument();
+    expect(screen.getByText('Contact centre · Amazon Connect')).toBeInTheDocument();
+    expect(screen.getByLabelText('Stored Secret access key')).toHaveTextContent('****WXYZ');
+    expect(screen.getByText(/No bot hands over to this contact centre yet/)).toBeInTheDocument();
   });
 
   it('/bot/integration/list lists each integration, who uses it, and deletes an unused one after a confirmation', async () => {

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../../components/ui/notify';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useDeleteIntegration, useIntegration } from '../../../features/integrations/api/integrations-api';
 import { IntegrationBots } from '../../../features/integrations/components/integration-bots';
+import { ContactCentreForm } from '../../../features/integrations/components/contact-centre-form';
 import { IntegrationForm } from '../../../features/integrations/components/integration-form';
 import { ENGINE_LABELS } from '../../../features/integrations/utils/integration-form';
 import { integrationPaths } from '../../../features/integrations/utils/integration-paths';
@@ -52,17 +53,23 @@ function IntegrationView({ id }: { id: string }) {
   }
   const data = integration.data;
   const inUse = data.bots.length > 0;
+  const isContactCentre = data.kind === 'ccaas';
+  const Form = isContactCentre ? ContactCentreForm : IntegrationForm;
 
   return (
     <Stack gap={0} w="100%">
       <PageHeader
         title={data.name}
-        description={`Chatbot engine · ${ENGINE_LABELS[data.engine]}`}
-        back={{ to: integrationPaths.list, label: 'All integrations' }}
+        description={`${isContactCentre ? 'Contact centre' : 'Chatbot engine'} · ${ENGINE_LABELS[data.engine]}`}
+        back={
+          isContactCentre
+            ? { to: integrationPaths.ccaas, label: 'Contact centres' }
+            : { to: integrationPaths.list, label: 'All integrations' }
+        }
       />
       <Stack gap="lg">
         {canConfigure ? (
-          <IntegrationForm
+          <Form
             key={data.updated_at}
             integration={data}
             onSaved={() => undefined}

@@ -7,7 +7,9 @@ import {
   BotOriginListSchema,
   BotSchema,
   type CreateBotBody,
+  type ContactCentreProvider,
   type DuplicateBotBody,
+  IntegrationListSchema,
   PromptListSchema,
   RagListSchema,
   type UpdateBotBody,
@@ -24,6 +26,9 @@ const botKeys = {
   origins: (id: string) => [...botKeys.detail(id), 'origins'] as const,
   /** What the engine settings offer to pick from: RAGs, prompts and chat models. */
   options: (kind: 'rags' | 'prompts' | 'chat-models') => [...botKeys.all, 'options', kind] as const,
+  /** The contact-centre integrations of one provider a bot may hand over to. */
+  contactCentres: (engine: ContactCentreProvider) =>
+    [...botKeys.all, 'options', 'contact-centres', engine] as const,
 };
 
 /** The most rows one page of the API holds; the pickers list their options in one go. */
@@ -49,6 +54,8 @@ export const botsApi = {
   prompts: (signal?: AbortSignal) => api.get('/v1/prompts', { query: ALL, schema: PromptListSchema, signal }),
   chatModels: (signal?: AbortSignal) =>
     api.get('/v1/models/available', { query: { kind: 'chat' }, schema: AvailableModelListSchema, signal }),
+  contactCentres: (engine: ContactCentreProvider, signal?: AbortSignal) =>
+    api.get('/v1/integrations', { query: { kind: 'ccaas', engine }, schema: IntegrationListSchema, signal }),
 };
 
 /** One page of the organisation's bots, by name. */
@@ -77,6 +84,14 @@ export const usePromptOptions = () =>
 
 export const useChatModelOptions = () =>
   useQuery({ queryKey: botKeys.options('chat-models'), queryFn: ({ signal }) => botsApi.chatModels(signal) });
+
+/** The organisation's contact-centre integrations of `engine` (none asked for while `engine` is null). */
+export const useContactCentreOptions = (engine: ContactCentreProvider | null) =>
+  useQuery({
+    queryKey: botKeys.contactCentres(engine ?? 'genesys'),
+    queryFn: ({ signal }) => botsApi.contactCentres(engine ?? 'genesys', signal),
+    enabled: engine !== null,
+  });
 
 /** After a save the bot itself is known and every list may have changed. */
 function useSaved() {

@@ -14,6 +14,8 @@ export const botPaths = {
   preview: (botId: string) => `/widget/?${new URLSearchParams({ preview: '1', bot: botId }).toString()}`,
   rags: '/rag',
   gallery: '/bot/gallery',
+  /** Where a contact-centre integration of `engine` is added, for a bot to hand over to. */
+  addContactCentre: (engine: 'genesys' | 'connect') => `/bot/integration/add?kind=ccaas&engine=${engine}`,
 };
 
 /** The embed snippet a customer pastes into its pages. */

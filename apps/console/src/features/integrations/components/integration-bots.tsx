@@ -1,8 +1,9 @@
 import { Badge, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Integration } from '@omnibot/contracts';
 
-/** The bots that answer with an integration (it cannot be deleted while there are any). */
+/** The bots that answer with an integration, or hand over to it (it cannot be deleted while there are any). */
 export function IntegrationBots({ integration }: { integration: Integration }) {
+  const isContactCentre = integration.kind === 'ccaas';
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
       <Stack gap="sm">
@@ -11,12 +12,16 @@ export function IntegrationBots({ integration }: { integration: Integration }) {
         </Title>
         {integration.bots.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No bot answers with this integration yet. Choose it in a bot&apos;s engine settings.
+            {isContactCentre
+              ? 'No bot hands over to this contact centre yet. Choose it in a bot’s engine settings, under “Offer a live agent”.'
+              : 'No bot answers with this integration yet. Choose it in a bot’s engine settings.'}
           </Text>
         ) : (
           <>
             <Text size="sm" c="dimmed">
-              It cannot be deleted while bots answer with it: point them at another engine first.
+              {isContactCentre
+                ? 'It cannot be deleted while bots hand over to it: point them at another contact centre first.'
+                : 'It cannot be deleted while bots answer with it: point them at another engine first.'}
             </Text>
             <List spacing={4} aria-label="Bots using this integration">
               {integration.bots.map((bot) => (

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Button,
   Group,
   NumberInput,
   Paper,
@@ -12,12 +11,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { Integration, IntegrationEngine } from '@omnibot/contracts';
-import { IconInfoCircle, IconPlugConnected } from '@tabler/icons-react';
+import type { ChatbotIntegrationEngine, Integration } from '@omnibot/contracts';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { StoredKeyField } from '../../../components/forms/stored-key-field';
-import { FormActions } from '../../../components/forms/form-actions';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { ApiError } from '../../../lib/api-client';
 import {
@@ -39,13 +37,14 @@ import {
   validateIntegrationForm,
 } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
-import { type IntegrationTestState, IntegrationTestResultAlert } from './integration-test-result';
+import { IntegrationFormFooter } from './integration-form-footer';
+import type { IntegrationTestState } from './integration-test-result';
 
 interface IntegrationFormProps {
   /** The integration to change; a new one when left out. */
   integration?: Integration;
   /** The engine a new integration starts with. */
-  initialEngine?: IntegrationEngine;
+  initialEngine?: ChatbotIntegrationEngine;
   onSaved: (integration: Integration) => void;
   /** Buttons before the submit button (delete...). */
   actions?: ReactNode;
@@ -233,23 +232,13 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
               </Group>
             </>
           )}
-          <IntegrationTestResultAlert test={test} onClose={() => setTest({ status: 'idle' })} />
-          <FormActions
-            submitLabel={isNew ? 'Add integration' : 'Save'}
+          <IntegrationFormFooter
+            test={test}
+            onTest={() => void onTest()}
+            onCloseTest={() => setTest({ status: 'idle' })}
+            isNew={isNew}
             isSaving={create.isPending || update.isPending}
-            actions={
-              <>
-                {actions}
-                <Button
-                  variant="default"
-                  leftSection={<IconPlugConnected size={16} aria-hidden="true" />}
-                  loading={test.status === 'running'}
-                  onClick={() => void onTest()}
-                >
-                  Test connection
-                </Button>
-              </>
-            }
+            actions={actions}
           />
         </Stack>
       </form>

@@ -14,13 +14,45 @@ import { ENGINE_LABELS } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
 import { useCanConfigure } from '../../../lib/permissions';
 
-const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine' };
+const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine', ccaas: 'Contact centre' };
+
+const ENGINE_COLOURS: Record<Integration['engine'], string> = {
+  builtin: 'grape',
+  openai: 'blue',
+  genesys: 'orange',
+  connect: 'teal',
+};
 
 /** What an integration connects to, in a few words. */
 function target(integration: Integration): string {
   const settings = integration.settings;
-  return 'rag_id' in settings ? 'A RAG of your organisation' : `${settings.model} at ${settings.base_url}`;
+  if ('rag_id' in settings) return 'A RAG of your organisation';
+  if ('base_url' in settings) return `${settings.model} at ${settings.base_url}`;
+  if ('server_url' in settings) return `Deployment ${settings.deployment_id} at ${settings.server_url}`;
+  return `Instance ${settings.instance_id} in ${settings.region}`;
 }
+
+/** What the list says when it is empty, and where it sends the user to add one. */
+const EMPTY: Record<IntegrationKind | 'all', { title: string; description: string; action: string }> = {
+  all: {
+    title: 'No integrations yet',
+    description:
+      'An integration connects your bots to a chatbot engine (a RAG of your organisation or an OpenAI-compatible chat endpoint) or to a contact centre they hand conversations over to. Add one, test its connection, then choose it for a bot.',
+    action: 'Add an integration',
+  },
+  chatbot: {
+    title: 'No integrations yet',
+    description:
+      'An integration connects your bots to a chatbot engine: a RAG of your organisation (builtin) or an OpenAI-compatible chat endpoint. Add one, test its connection, then choose it for a bot.',
+    action: 'Add an integration',
+  },
+  ccaas: {
+    title: 'No contact centre yet',
+    description:
+      'Connect Genesys Cloud or Amazon Connect, test the connection, then choose it in a bot’s engine settings so visitors can talk to your agents there.',
+    action: 'Add a contact centre',
+  },
+};
 
 /** The organisation's integrations (of one kind when `kind` is given); each can be deleted after a confirmation. */
 export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
@@ -67,7 +99,7 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
         sortValue: (integration) => integration.engine,
         searchValue: (integration) => ENGINE_LABELS[integration.engine],
         render: (integration) => (
-          <Badge variant="light" color={integration.engine === 'builtin' ? 'grape' : 'blue'}>
+          <Badge variant="light" color={ENGINE_COLOURS[integration.engine]}>
             {ENGINE_LABELS[integration.engine]}
           </Badge>
         ),
@@ -109,7 +141,13 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
         id: 'actions',
         header: 'Actions',
         render: (integration) => (
-          <Tooltip label={integration.bots.length > 0 ? 'Bots use it: point them elsewhere first' : 'Delete'}>
+          <Tooltip
+            label={
+              integration.bots.length > 0
+                ? `Used by ${integration.bots.map((bot) => bot.name).join(', ')}: point them elsewhere first`
+                : 'Delete'
+            }
+          >
             <ActionIcon
               variant="subtle"
               color="red"
@@ -125,6 +163,7 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
     ];
   }, [remove, canConfigure]);
 
+  const empty = EMPTY[kind ?? 'all'];
   if (integrations.isError && !integrations.data) {
     return (
       <LoadError
@@ -137,7 +176,7 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
 
   return (
     <DataTable<Integration>
-      label={kind ? 'Chatbot engine integrations' : 'Integrations'}
+      label={kind ? `${KIND_LABELS[kind]} integrations` : 'Integrations'}
       columns={columns}
       data={integrations.data?.items}
       rowKey={(integration) => integration.id}
@@ -147,12 +186,16 @@ export function IntegrationList({ kind }: { kind?: IntegrationKind }) {
       emptyState={
         <EmptyPanel
           icon={<IconPlugConnected size={26} />}
-          title="No integrations yet"
-          description="An integration connects your bots to a chatbot engine: a RAG of your organisation (builtin) or an OpenAI-compatible chat endpoint. Add one, test its connection, then choose it for a bot."
+          title={empty.title}
+          description={empty.description}
           action={
             canConfigure && (
-              <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
-                Add an integration
+              <Button
+                component={Link}
+                to={kind === 'ccaas' ? integrationPaths.addContactCentre() : integrationPaths.add}
+                leftSection={<IconPlus size={16} />}
+              >
+                {empty.action}
               </Button>
             )
           }

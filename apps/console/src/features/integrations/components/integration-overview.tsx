@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconList, IconMessageChatbot, IconPlus } from '@tabler/icons-react';
+import { IconHeadset, IconList, IconMessageChatbot, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/forms/form-skeleton';
 import { useIntegrations } from '../api/integrations-api';
@@ -31,7 +31,9 @@ export function IntegrationOverview() {
     ) : (
       <Skeleton h={32} w={48} />
     );
-  const inUse = items?.filter((integration) => integration.bots.length > 0).length ?? 0;
+  const inUse = (kind: string) =>
+    items?.filter((integration) => integration.kind === kind && integration.bots.length > 0).length ?? 0;
+  const isChatbot = (engine: string) => engine === 'builtin' || engine === 'openai';
 
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
@@ -43,10 +45,10 @@ export function IntegrationOverview() {
               Chatbot engines
             </Title>
           </Group>
-          {number(count(() => true))}
+          {number(count(isChatbot))}
           <Text size="sm" c="dimmed">
             What your bots answer with: a RAG of your organisation, or an OpenAI-compatible chat endpoint.
-            {items && ` ${inUse} in use by bots.`}
+            {items && ` ${inUse('chatbot')} in use by bots.`}
           </Text>
           <Group gap="xs">
             <Badge variant="light" color="grape">
@@ -62,6 +64,44 @@ export function IntegrationOverview() {
             </Button>
             {canConfigure && (
               <Button component={Link} to={integrationPaths.add} leftSection={<IconPlus size={16} />}>
+                Add
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Card>
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm" h="100%">
+          <Group gap="xs">
+            <IconHeadset size={22} aria-hidden="true" />
+            <Title order={2} size="h4">
+              Contact centres
+            </Title>
+          </Group>
+          {number(count((engine) => !isChatbot(engine)))}
+          <Text size="sm" c="dimmed">
+            Where your bots hand conversations over to a person: Genesys Cloud or Amazon Connect.
+            {items && ` ${inUse('ccaas')} in use by bots.`}
+          </Text>
+          <Group gap="xs">
+            <Badge variant="light" color="orange">
+              {ENGINE_LABELS.genesys}: {count((engine) => engine === 'genesys')}
+            </Badge>
+            <Badge variant="light" color="teal">
+              {ENGINE_LABELS.connect}: {count((engine) => engine === 'connect')}
+            </Badge>
+          </Group>
+          <Group gap="sm" mt="auto">
+            <Button component={Link} to={integrationPaths.ccaas} variant="light">
+              Contact centres
+            </Button>
+            {canConfigure && (
+              <Button
+                component={Link}
+                to={integrationPaths.addContactCentre()}
+                leftSection={<IconPlus size={16} />}
+                aria-label="Add a contact centre"
+              >
                 Add
               </Button>
             )}

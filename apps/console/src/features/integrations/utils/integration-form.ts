@@ -1,4 +1,5 @@
 import {
+  type ChatbotIntegrationEngine,
   type CreateIntegrationBody,
   type Integration,
   type IntegrationEngine,
@@ -21,7 +22,7 @@ export type KeyAction = 'keep' | 'replace' | 'remove';
 
 export interface IntegrationFormValues {
   name: string;
-  engine: IntegrationEngine;
+  engine: ChatbotIntegrationEngine;
   rag_id: string | null;
   base_url: string;
   model: string;
@@ -35,9 +36,11 @@ export interface IntegrationFormValues {
 export const ENGINE_LABELS: Record<IntegrationEngine, string> = {
   builtin: 'Builtin (Omni RAG)',
   openai: 'OpenAI-compatible',
+  genesys: 'Genesys Cloud',
+  connect: 'Amazon Connect',
 };
 
-export const emptyIntegrationForm = (engine: IntegrationEngine = 'openai'): IntegrationFormValues => ({
+export const emptyIntegrationForm = (engine: ChatbotIntegrationEngine = 'openai'): IntegrationFormValues => ({
   name: '',
   engine,
   rag_id: null,
@@ -52,12 +55,13 @@ export const emptyIntegrationForm = (engine: IntegrationEngine = 'openai'): Inte
 /** The form of a saved integration: its key stays on the server, only its mask is shown. */
 export function integrationFormOf(integration: Integration): IntegrationFormValues {
   const values = {
-    ...emptyIntegrationForm(integration.engine),
+    ...emptyIntegrationForm(integration.engine === 'builtin' ? 'builtin' : 'openai'),
     name: integration.name,
     key_action: 'keep' as const,
   };
   const settings = integration.settings;
   if ('rag_id' in settings) return { ...values, rag_id: settings.rag_id };
+  if (!('base_url' in settings)) return values;
   return {
     ...values,
     base_url: settings.base_url,

@@ -6,6 +6,7 @@ import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../..
 import { defined } from '../../../../test/defined';
 import { json, stubAuthApi } from '../../../../test/fake-auth-api';
 import { CHAT_MODEL, listOf, RAG, RAG_ID } from '../../../../test/rag-fixture';
+import { GENESYS_ID, GENESYS_INTEGRATION } from '../../../../test/integration-fixture';
 import { renderRoute } from '../../../../test/render';
 import { BotConfigEditor } from '../bot-config-editor';
 
@@ -17,7 +18,15 @@ function botWith(change: (config: Bot['config']) => void): Bot {
   return bot;
 }
 
-async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], features = ['omnirag'] } = {}) {
+async function openEngines(
+  bot: Bot,
+  {
+    rags = [RAG],
+    models = [CHAT_MODEL],
+    features = ['omnirag'],
+    contactCentres = [GENESYS_INTEGRATION],
+  } = {},
+) {
   let current = bot;
   const { fetchMock } = stubAuthApi({
     signedIn: true,
@@ -29,6 +38,7 @@ async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], feat
       if (path === '/v1/rags') return listOf(rags);
       if (path === '/v1/prompts') return listOf([]);
       if (path === '/v1/models/available') return json(200, { items: models });
+      if (path === '/v1/integrations') return json(200, { items: contactCentres });
       return undefined;
     },
   });
@@ -164,5 +174,49 @@ describe('the engines section', () => {
     await user.clear(fallbacks);
     await user.type(fallbacks, '-7');
     expect(fallbacks).toHaveValue('7');
+  });
+
+  it('picks the contact-centre integration of the chosen provider, and links to add one when there is none', async () => {
+    const user = await openEngines(
+      botWith((config) => {
+        config.engines.enableliveagent = true;
+      }),
+    );
+    const picker = await screen.findByRole('combobox', { name: /genesys cloud integration/i });
+    const urls = user.fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
+    expect(urls).toContain('/v1/integrations?kind=ccaas&engine=genesys');
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: GENESYS_INTEGRATION.name }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(
+      sentBodies<{ config: Record<string, Record<string, unknown>> }>(user.fetchMock, 'PATCH')[0],
+    );
+    expect(patch.config.engines).toMatchObject({
+      liveagent: 'genesys',
+      liveagent_integration_id: GENESYS_ID,
+    });
+
+    // Another provider starts without an integration; with none of its own, the bot offers no person.
+    await user.click(screen.getByRole('combobox', { name: /hand over to/i }));
+    await user.click(await screen.findByRole('option', { name: 'Amazon Connect' }));
+    expect(await screen.findByRole('combobox', { name: /amazon connect integration/i })).toHaveValue('');
+    const asked = user.fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
+    expect(asked).toContain('/v1/integrations?kind=ccaas&engine=connect');
+  });
+
+  it('says a contact centre needs an integration first, with a link to add one', async () => {
+    await openEngines(
+      botWith((config) => {
+        config.engines.enableliveagent = true;
+        config.engines.liveagent = 'connect';
+      }),
+      { contactCentres: [] },
+    );
+    expect(await screen.findByText('No Amazon Connect integration yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add Amazon Connect integration' })).toHaveAttribute(
+      'href',
+      '/bot/integration/add?kind=ccaas&engine=connect',
+    );
   });
 });

@@ -3,7 +3,12 @@ import { BOT_ENGINES, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/con
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
-import { useChatModelOptions, usePromptOptions, useRagOptions } from '../../api/bots-api';
+import {
+  useChatModelOptions,
+  useContactCentreOptions,
+  usePromptOptions,
+  useRagOptions,
+} from '../../api/bots-api';
 import { botPaths } from '../../utils/bot-paths';
 import type { ConfigForm } from './config-editor-context';
 import { FlagField } from './config-fields';
@@ -21,6 +26,48 @@ const LIVE_AGENT_LABELS: Record<(typeof LIVE_AGENT_PROVIDERS)[number], string> =
   connect: 'Amazon Connect',
 };
 const LIVE_AGENT_OPTIONS = LIVE_AGENT_PROVIDERS.map((value) => ({ value, label: LIVE_AGENT_LABELS[value] }));
+
+/**
+ * The contact-centre integration a bot hands over to when its provider is Genesys Cloud or Amazon Connect: only
+ * those of the chosen provider, with a link to add one. Without one the bot offers no hand-over.
+ */
+function ContactCentrePicker({ form, provider }: { form: ConfigForm; provider: 'genesys' | 'connect' }) {
+  const options = useContactCentreOptions(provider);
+  const items = options.data?.items ?? [];
+  const current = form.getValues().engines.liveagent_integration_id;
+  const label = LIVE_AGENT_LABELS[provider];
+  return (
+    <Stack gap={4}>
+      <Select
+        label={`${label} integration`}
+        description="The contact centre's settings; without one visitors are not offered a person."
+        placeholder={options.isPending ? 'Loading the integrations…' : `Choose a ${label} integration`}
+        data={withCurrent(
+          items.map((item) => ({ value: item.id, label: item.name })),
+          current,
+          'An integration that no longer exists',
+        )}
+        clearable
+        nothingFoundMessage="No integration has that name"
+        key={form.key('engines.liveagent_integration_id')}
+        {...form.getInputProps('engines.liveagent_integration_id')}
+      />
+      {options.data && items.length === 0 && (
+        <Alert color="yellow" icon={<IconAlertCircle />} title={`No ${label} integration yet`}>
+          Until you add one, this bot does not offer a person.{' '}
+          <Anchor component={Link} to={botPaths.addContactCentre(provider)} inherit>
+            Add {label} integration
+          </Anchor>
+        </Alert>
+      )}
+      {items.length > 0 && (
+        <Anchor component={Link} to={botPaths.addContactCentre(provider)} size="sm">
+          Add another {label} integration
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
 
 /** The options with the stored value added under `label` when none of them is it, so a select still shows it. */
 function withCurrent(options: { value: string; label: string }[], current: string | null, label: string) {
@@ -169,6 +216,11 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
             allowDeselect={false}
             key={form.key('engines.liveagent')}
             {...form.getInputProps('engines.liveagent')}
+            onChange={(value) => {
+              form.setFieldValue('engines.liveagent', (value ?? 'inbox') as typeof engines.liveagent);
+              // An integration belongs to one provider: a new provider starts without one.
+              form.setFieldValue('engines.liveagent_integration_id', null);
+            }}
           />
           <NumberInput
             label="Hand over after this many fallbacks in a row"
@@ -182,6 +234,9 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
             {...form.getInputProps('engines.handoverAfterFallbacks')}
           />
         </SimpleGrid>
+      )}
+      {engines.enableliveagent && engines.liveagent !== 'inbox' && (
+        <ContactCentrePicker key={engines.liveagent} form={form} provider={engines.liveagent} />
       )}
     </Stack>
   );
