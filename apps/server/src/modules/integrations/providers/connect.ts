@@ -280,6 +280,8 @@ class ConnectSession implements ProviderSession {
   private heartbeat: NodeJS.Timeout | null = null;
   private unanswered = 0;
   private finished = false;
+  /** Told the answer to the subscription while the socket opens. */
+  private subscribed: ((ok: boolean) => void) | null = null;
 
   constructor(
     private readonly clients: Clients,
@@ -308,40 +310,40 @@ class ConnectSession implements ProviderSession {
       throw failureOf(error, 'opening the chat socket', this.secrets);
     }
     this.socket = socket;
+    socket.on('error', () => undefined);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.terminate();
-        reject(
-          ProviderFailure.ofStatus(504, 'Amazon Connect did not confirm the chat subscription in time.'),
-        );
-      }, options.socketTimeoutMs);
-      const onFrame = (data: Buffer) => {
-        const frame = parseFrame(data);
-        if (frame?.topic !== 'aws/subscribe') return;
+      const fail = (failure: ProviderFailure) => {
         clearTimeout(timer);
-        socket.off('message', onFrame);
-        const content = frame.content as { status?: string } | undefined;
-        if (content?.status === 'success') resolve();
-        else {
-          socket.terminate();
-          reject(
+        this.subscribed = null;
+        socket.removeAllListeners('close');
+        socket.terminate();
+        reject(failure);
+      };
+      const timer = setTimeout(
+        () =>
+          fail(
+            ProviderFailure.ofStatus(504, 'Amazon Connect did not confirm the chat subscription in time.'),
+          ),
+        options.socketTimeoutMs,
+      );
+      // The frame handler is attached now, so chat frames that follow the confirmation in the same read are kept.
+      this.subscribed = (ok) => {
+        this.subscribed = null;
+        if (!ok)
+          return fail(
             ProviderFailure.ofStatus(502, 'Amazon Connect refused the chat subscription on the socket.'),
           );
-        }
-      };
-      socket.on('message', onFrame);
-      socket.once('close', () => {
         clearTimeout(timer);
-        reject(
-          ProviderFailure.ofStatus(502, 'Amazon Connect closed the chat socket before the subscription.'),
-        );
-      });
+        socket.removeAllListeners('close');
+        socket.on('close', () => this.lost('Amazon Connect closed the chat socket.'));
+        resolve();
+      };
+      socket.on('message', (data: Buffer) => this.onFrame(data));
+      socket.once('close', () =>
+        fail(ProviderFailure.ofStatus(502, 'Amazon Connect closed the chat socket before the subscription.')),
+      );
       socket.send(JSON.stringify({ topic: 'aws/subscribe', content: { topics: ['aws/chat'] } }));
     });
-    socket.removeAllListeners('close');
-    socket.on('message', (data: Buffer) => this.onFrame(data));
-    socket.on('close', () => this.lost('Amazon Connect closed the chat socket.'));
-    socket.on('error', () => undefined);
     this.unanswered = 0;
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
@@ -361,6 +363,10 @@ class ConnectSession implements ProviderSession {
     if (!frame) return;
     // Any frame shows the socket is alive.
     this.unanswered = 0;
+    if (frame.topic === 'aws/subscribe') {
+      this.subscribed?.((frame.content as { status?: string } | undefined)?.status === 'success');
+      return;
+    }
     if (frame.topic !== 'aws/chat' || typeof frame.content !== 'string') return;
     let item: Item;
     try {
