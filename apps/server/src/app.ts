@@ -36,6 +36,12 @@ import { createWidgetAccess } from './modules/widget/widget-access';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { inboxRoutes } from './modules/live-agents/inbox.routes';
 import { startLiveBus } from './modules/live-agents/live-bus';
+import {
+  type ProviderRelay,
+  type ProviderRelayOptions,
+  startProviderRelay,
+} from './modules/live-agents/provider-relay';
+import type { ProviderResolver } from './modules/live-agents/provider-sessions';
 import { modelRoutes } from './modules/models/models.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { ragRoutes } from './modules/rag/rags.routes';
@@ -97,6 +103,13 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** Starts the background job runner (pg-boss) and its schedules; off by default because it takes seconds. */
   jobs?: boolean | { pollingIntervalSeconds?: number };
+  /**
+   * Opens a tenant's contact-centre integration as a provider (Genesys Cloud, Amazon Connect) for the live-agent
+   * relay; without one, a hand-over to a contact centre goes back to the bot as unavailable.
+   */
+  liveAgentProviders?: ProviderResolver;
+  /** The contact-centre relay's lease timings; false runs none in this process (it still serves visitors). */
+  liveRelay?: ProviderRelayOptions | false;
 }
 
 export type App = FastifyInstance;
@@ -115,6 +128,8 @@ declare module 'fastify' {
     files: FilesHandle;
     /** Writes recorded answers after their replies; `flush()` awaits what is pending (tests, shutdown). */
     ragAnswers: AnswerRecorder;
+    /** This process's contact-centre relay, or null when it runs none. */
+    liveRelay: ProviderRelay | null;
   }
 }
 
@@ -126,6 +141,8 @@ export async function buildApp({
   widgetDir,
   logStream,
   jobs = false,
+  liveAgentProviders,
+  liveRelay = {},
 }: AppDeps) {
   const app = Fastify({
     logger: {
@@ -293,6 +310,21 @@ export async function buildApp({
     onClose: (run) => app.addHook('onClose', run),
   });
   await inboxRoutes(app, { identity, bus });
+  const relay =
+    liveRelay === false
+      ? null
+      : startProviderRelay(
+          {
+            db,
+            bus,
+            log: app.log,
+            providers: liveAgentProviders ?? null,
+            box: createSecretBox(installationSecret, 'live-provider-session'),
+          },
+          { onReady: (run) => app.addHook('onReady', run), onClose: (run) => app.addHook('onClose', run) },
+          liveRelay,
+        );
+  app.decorate('liveRelay', relay);
   await widgetRoutes(app, {
     env,
     access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
@@ -300,6 +332,7 @@ export async function buildApp({
     speech,
     files,
     bus,
+    relay,
     widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,
   });
   await registerConsole(app, env, consoleDir);

@@ -145,6 +145,7 @@ describe('the default widget configuration holds every default of the spec', () 
       'engines.speech_model_id',
       null,
     ],
+    ['no contact-centre integration is chosen by default', 'engines.liveagent_integration_id', null],
     ['no LibreTranslate server by default', 'libretranslate.url', ''],
     ['no provider secret is set by default (LibreTranslate apiKey)', 'libretranslate.apiKey', ''],
   ];
@@ -301,6 +302,8 @@ function randomConfig(next: () => number): WidgetConfig {
     engines: {
       botEngine: pick(['builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock'] as const),
       enableliveagent: next() > 0.5,
+      liveagent: pick(['inbox', 'genesys', 'connect'] as const),
+      liveagent_integration_id: next() > 0.5 ? '3f1c9a52-7f3e-4b1a-9d2c-5e6f7a8b9c0d' : null,
     },
     masking: { enableMasking: next() > 0.5 },
     install: { allowedOrigins: next() > 0.5 ? ['https://shop.example'] : [] },
@@ -374,6 +377,7 @@ describe('provider secrets', () => {
 
   it('publicWidgetConfig never leaks a marker over 200 random configurations', () => {
     const next = random(20_261_123);
+    const handover = { offered: 0, notOffered: 0, viaIntegration: 0 };
     for (let round = 0; round < 200; round += 1) {
       const config = randomConfig(next);
       expect(JSON.stringify(config)).toContain(SECRET_MARKER);
@@ -381,7 +385,15 @@ describe('provider secrets', () => {
       expect(JSON.stringify(projection)).not.toContain(SECRET_MARKER);
       expect(PublicWidgetConfigSchema.parse(projection)).toEqual(projection);
       expect(projection.liveAgent.enabled).toBe(offersHandover(config));
+      expect(JSON.stringify(projection)).not.toContain('3f1c9a52');
+      if (projection.liveAgent.enabled) handover.offered += 1;
+      else handover.notOffered += 1;
+      if (projection.liveAgent.enabled && config.engines.liveagent !== 'inbox') handover.viaIntegration += 1;
     }
+    // The random configurations reach every branch: offered through the inbox and a contact centre, and not.
+    expect(handover.offered).toBeGreaterThan(20);
+    expect(handover.notOffered).toBeGreaterThan(20);
+    expect(handover.viaIntegration).toBeGreaterThan(10);
   });
 
   it('a configuration with extra keys smuggled in still projects without them', () => {
@@ -426,10 +438,22 @@ describe('offersHandover', () => {
   const engines = (enableliveagent: boolean, liveagent: string) => ({
     engines: { enableliveagent, liveagent },
   });
+  const ID = '3f1c9a52-7f3e-4b1a-9d2c-5e6f7a8b9c0d';
   it('offers a person only with live agents on and a provider that can be reached', () => {
     expect(offersHandover(engines(true, 'inbox'))).toBe(true);
     expect(offersHandover(engines(false, 'inbox'))).toBe(false);
     expect(offersHandover(engines(true, 'genesys'))).toBe(false);
     expect(offersHandover(engines(true, 'connect'))).toBe(false);
+  });
+  it('offers a contact centre only once the bot names its integration', () => {
+    const withId = (enableliveagent: boolean, liveagent: string, id: string | null) => ({
+      engines: { enableliveagent, liveagent, liveagent_integration_id: id },
+    });
+    expect(offersHandover(withId(true, 'genesys', ID))).toBe(true);
+    expect(offersHandover(withId(true, 'connect', ID))).toBe(true);
+    expect(offersHandover(withId(false, 'connect', ID))).toBe(false);
+    expect(offersHandover(withId(true, 'genesys', null))).toBe(false);
+    expect(offersHandover(withId(true, 'inbox', null))).toBe(true);
+    expect(offersHandover(withId(true, 'elsewhere', ID))).toBe(false);
   });
 });

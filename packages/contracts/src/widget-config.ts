@@ -30,12 +30,20 @@ export type BotEngine = (typeof BOT_ENGINES)[number];
 const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
 /** Where a conversation handed to a person goes: the built-in agent inbox, Genesys Cloud or Amazon Connect. */
 export const LIVE_AGENT_PROVIDERS = ['inbox', 'genesys', 'connect'] as const;
-/** The providers a conversation can be handed to today; a bot naming another offers no person yet. */
-const HANDOVER_PROVIDERS_READY: ReadonlySet<string> = new Set(['inbox']);
+/** The providers that need a contact-centre integration (its settings) before a conversation can go to them. */
+const HANDOVER_PROVIDERS_WITH_INTEGRATION: ReadonlySet<string> = new Set(['genesys', 'connect']);
 
-/** Whether a bot hands conversations to a person it can reach: live agents on, with a provider that works. */
-export const offersHandover = (config: { engines: { enableliveagent: boolean; liveagent: string } }) =>
-  config.engines.enableliveagent && HANDOVER_PROVIDERS_READY.has(config.engines.liveagent);
+/**
+ * Whether a bot hands conversations to a person it can reach: live agents on, and either the built-in inbox or a
+ * contact centre whose integration the bot names (a bot saved without one offers no person).
+ */
+export const offersHandover = (config: {
+  engines: { enableliveagent: boolean; liveagent: string; liveagent_integration_id?: string | null };
+}) =>
+  config.engines.enableliveagent &&
+  (config.engines.liveagent === 'inbox' ||
+    (HANDOVER_PROVIDERS_WITH_INTEGRATION.has(config.engines.liveagent) &&
+      typeof config.engines.liveagent_integration_id === 'string'));
 const VOICES = ['native', 'server'] as const;
 
 /** Named colours accepted besides #rgb and #rrggbb; anything else is refused so no CSS can be smuggled in. */
@@ -237,6 +245,11 @@ const WidgetEnginesSchema = z.object({
   prompt_id: optionalId('prompt'),
   /** A chatbot-engine integration whose settings the bot answers with; checked against the caller's tenant. */
   integration_id: optionalId('integration'),
+  /**
+   * The contact-centre integration (kind ccaas) of the live-agent provider when it is genesys or connect; checked
+   * against the caller's tenant and the provider by the server.
+   */
+  liveagent_integration_id: optionalId('contact-centre integration'),
   fallbackText: text(WIDGET_TEXT_MAX, 'The fallback text').default(
     "Sorry, I don't have an answer to that. Could you rephrase your question?",
   ),

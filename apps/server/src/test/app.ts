@@ -30,6 +30,9 @@ export interface TestAppOptions {
   skipReady?: boolean;
   /** Start the background job runner (slow: only for tests of jobs). */
   jobs?: AppDeps['jobs'];
+  /** The contact-centre providers of the live-agent relay, and its lease timings. */
+  liveAgentProviders?: AppDeps['liveAgentProviders'];
+  liveRelay?: AppDeps['liveRelay'];
 }
 
 let pgliteSnapshot: Blob | undefined;
@@ -105,6 +108,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     widgetDir: options.widgetDir ?? null,
     logStream,
     jobs: options.jobs ?? false,
+    ...(options.liveAgentProviders ? { liveAgentProviders: options.liveAgentProviders } : {}),
+    ...(options.liveRelay === undefined ? {} : { liveRelay: options.liveRelay }),
   });
   await bootstrap({ db: database.db, env, auth: app.auth, logger: app.log });
   if (!options.skipReady) await app.ready();

@@ -11,6 +11,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { bots } from './bots';
@@ -101,14 +102,66 @@ export const conversationMessages = pgTable(
     fallback: boolean('fallback').notNull().default(false),
     sources: jsonb('sources').$type<StoredMessageSource[]>().notNull().default([]),
     trace: jsonb('trace').$type<StoredMessageTrace | null>(),
+    /**
+     * A visitor message for a contact centre that holds the conversation: `pending` until the provider confirmed it,
+     * then `sent` (`failed` when the hand-over ended first). Null for every other message.
+     */
+    delivery: text('delivery').$type<MessageDelivery>(),
+    /** The contact centre's id of an agent message, so a back-filled copy is never stored twice. */
+    providerMessageId: text('provider_message_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('conversation_messages_conversation_idx').on(t.conversationId, t.createdAt),
     index('conversation_messages_tenant_bot_created_idx').on(t.tenantId, t.botId, t.createdAt),
+    uniqueIndex('conversation_messages_provider_message_key').on(t.conversationId, t.providerMessageId),
+    index('conversation_messages_pending_idx')
+      .on(t.conversationId, t.createdAt)
+      .where(sql`${t.delivery} = 'pending'`),
     check('conversation_messages_role_check', sql`${t.role} in ('visitor', 'bot', 'agent', 'system')`),
+    check('conversation_messages_delivery_check', sql`${t.delivery} in ('pending', 'sent', 'failed')`),
   ],
 );
+
+export type MessageDelivery = 'pending' | 'sent' | 'failed';
+
+/**
+ * A conversation handed to a contact centre (Genesys Cloud, Amazon Connect): the provider session's state, sealed by
+ * the secret box (its tokens are credentials), and which server process holds its socket until when. A process
+ * renews its lease while it holds the session; one whose lease lapsed (the process died) is taken over by another,
+ * which resumes the session from the state and back-fills from the last message the provider sent.
+ */
+export const liveProviderSessions = pgTable(
+  'live_provider_sessions',
+  {
+    conversationId: uuid('conversation_id')
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id').notNull(),
+    provider: text('provider').$type<'genesys' | 'connect'>().notNull(),
+    /** `starting` until the provider accepted the conversation, then `active`. */
+    status: text('status').$type<'starting' | 'active'>().notNull().default('starting'),
+    /** The provider's session state as JSON, sealed; null until it started. */
+    sealedState: text('sealed_state'),
+    holder: text('holder'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull().defaultNow(),
+    /** The time of the newest message the provider sent: a resume back-fills from there. */
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
+    /** Resumes that failed in a row. */
+    failures: integer('failures').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('live_provider_sessions_lease_idx').on(t.leaseUntil),
+    check('live_provider_sessions_provider_check', sql`${t.provider} in ('genesys', 'connect')`),
+    check('live_provider_sessions_status_check', sql`${t.status} in ('starting', 'active')`),
+  ],
+);
+
+export type LiveProviderSessionRow = typeof liveProviderSessions.$inferSelect;
 
 /** A visitor's rating of one bot message (one per message; a later rating replaces it). */
 export const messageFeedback = pgTable(

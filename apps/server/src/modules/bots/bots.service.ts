@@ -328,3 +328,16 @@ export async function servableBot(db: Db, id: string): Promise<BotRow | null> {
     .limit(1);
   return found?.usable === true ? found.row : null;
 }
+
+/**
+ * A bot's stored configuration with its secrets still sealed (what the live-agent relay needs of it: masking and the
+ * hand-over settings); null when it is not a bot of the tenant.
+ */
+export async function sealedBotConfig(db: Db, tenantId: string, id: string): Promise<WidgetConfig | null> {
+  const [row] = await db
+    .select({ config: bots.config })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
+    .limit(1);
+  return row?.config ?? null;
+}

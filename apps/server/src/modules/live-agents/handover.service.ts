@@ -7,10 +7,16 @@ import {
 } from '@omnibot/contracts';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type ConversationRow, conversationMessages, conversations } from '../../db/schema';
+import {
+  type ConversationRow,
+  conversationMessages,
+  conversations,
+  liveProviderSessions,
+} from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { BotEngine } from '../bots/bot-engine';
 import { appendEvents, notifyQueueMoved, type StoredEvent } from './live-events';
+import { openProviderSession, type ProviderTarget } from './provider-sessions';
 
 /** A database or a transaction. */
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -67,7 +73,7 @@ export async function statusOf(db: Executor, row: ConversationRow): Promise<Conv
  * A message written in a conversation by a person or the system, stored with its event in the caller's
  * transaction, and counted on the conversation.
  */
-async function addMessage(
+export async function addMessage(
   tx: Tx,
   row: ConversationRow,
   message: { role: 'agent' | 'system' | 'visitor'; text: string; authorId?: string; authorName?: string },
@@ -113,13 +119,16 @@ async function locked(tx: Tx, tenantId: string, id: string): Promise<Conversatio
 
 /**
  * Puts a conversation in the queue for a person (from `bot` only; asking again while queued or answered changes
- * nothing). 409 handover/closed once it ended. Runs in the caller's transaction when given one.
+ * nothing). 409 handover/closed once it ended. Runs in the caller's transaction when given one. With a contact centre
+ * (`provider`), a provider session waiting to be started is written in the same transaction: a server process's relay
+ * starts it once the transaction committed, never inside it.
  */
 export async function requestHandover(
   db: Db,
   conversation: { tenantId: string; id: string },
   reason: HandoverReason,
   tx?: Tx,
+  provider?: ProviderTarget | null,
 ): Promise<ConversationStatus> {
   const run = async (t: Tx) => {
     const row = await locked(t, conversation.tenantId, conversation.id);
@@ -131,6 +140,7 @@ export async function requestHandover(
       .set({ state: 'queued', handoverReason: reason, queuedAt: new Date(), fallbackStreak: 0 })
       .where(eq(conversations.id, row.id))
       .returning();
+    if (provider) await openProviderSession(t, row, provider);
     const status = await statusOf(t, queued as ConversationRow);
     await appendEvents(t, row, [{ type: 'status', data: status }]);
     return status;
@@ -271,14 +281,20 @@ export async function closeConversation(
 
 /**
  * A visitor's message while a person holds the conversation (queued or answering): stored and relayed, never given
- * to the bot. Runs in the caller's transaction; the row must be locked by it.
+ * to the bot. Runs in the caller's transaction; the row must be locked by it. For a contact centre the message waits
+ * as `pending` until the relay holding its session sent it (the stored event wakes that relay).
  */
 export async function visitorSaysToAgent(
   tx: Tx,
   row: ConversationRow,
   message: { id: string; text: string; at: Date },
 ): Promise<void> {
+  const [provider] = await tx
+    .select({ id: liveProviderSessions.conversationId })
+    .from(liveProviderSessions)
+    .where(eq(liveProviderSessions.conversationId, row.id));
   await tx.insert(conversationMessages).values({
+    ...(provider ? { delivery: 'pending' as const } : {}),
     id: message.id,
     tenantId: row.tenantId,
     conversationId: row.id,

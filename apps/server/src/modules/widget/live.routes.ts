@@ -19,6 +19,8 @@ import { AppError } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
 import { requestHandover, statusOf } from '../live-agents/handover.service';
 import type { LiveBus } from '../live-agents/live-bus';
+import type { ProviderRelay } from '../live-agents/provider-relay';
+import { providerTargetOf } from '../live-agents/provider-sessions';
 import { eventsAfter, notifyTyping } from '../live-agents/live-events';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
@@ -50,7 +52,10 @@ function resumeFrom(request: FastifyRequest, after: string | undefined): number 
  * The visitor's side of a conversation handed to a person: asking for one (`/v1/handover`), the live stream of the
  * conversation (`/v1/conversation/events`) and saying that the visitor types (`/v1/conversation/typing`).
  */
-export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: WidgetAccess; bus: LiveBus }) {
+export async function liveRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; access: WidgetAccess; bus: LiveBus; relay: Pick<ProviderRelay, 'wake'> | null },
+) {
   const { db, access, bus } = deps;
   const { tokens } = access;
 
@@ -91,7 +96,16 @@ export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: W
         if (!offersHandover(bot.config)) {
           throw new AppError(409, 'handover/not-offered', LIVE_AGENT_ERRORS['handover/not-offered']);
         }
-        return requestHandover(db, conversation, 'visitor');
+        const status = await requestHandover(
+          db,
+          conversation,
+          'visitor',
+          undefined,
+          providerTargetOf(bot.config),
+        );
+        // Committed: a relay starts the contact centre's session now (never inside the hand-over's transaction).
+        if (status.state === 'queued') deps.relay?.wake();
+        return status;
       },
     );
 

@@ -17,6 +17,7 @@ import { refuseLongText } from '../../lib/visitor-text';
 import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
 import { handoverClosed, personHoldsEngine } from '../live-agents/handover.service';
+import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { autoTranslating } from './auto-translate';
@@ -48,6 +49,8 @@ export interface VisitorRoutesDeps {
   answering: AnswerDeps;
   /** The bot's translator, for automatic translation of a turn. */
   speech: SpeechDeps;
+  /** Told when a turn handed the conversation to a contact centre, so its session starts at once. */
+  relay: Pick<ProviderRelay, 'wake'> | null;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -105,7 +108,12 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           history,
           language: turn.language,
         };
-        if (!wantsEventStream(request)) return storeTurn(db, turn, await engine.respond(question));
+        const store = async (answer: Awaited<ReturnType<typeof engine.respond>>) => {
+          const stored = await storeTurn(db, turn, answer);
+          if (stored.handover?.state === 'queued') deps.relay?.wake();
+          return stored;
+        };
+        if (!wantsEventStream(request)) return store(await engine.respond(question));
 
         const events = openEventStream<IntentStreamEvent>(reply);
         events.write('conversation', {
@@ -122,7 +130,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
               reset: () => events.write('reset', {}),
             },
           });
-          if (!events.signal.aborted) events.write('reply', await storeTurn(db, turn, answer));
+          if (!events.signal.aborted) events.write('reply', await store(answer));
         } catch (error) {
           request.log.error({ err: error }, 'streamed intent failed');
           events.write(

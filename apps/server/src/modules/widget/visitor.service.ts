@@ -30,6 +30,7 @@ import {
   statusOf,
   visitorSaysToAgent,
 } from '../live-agents/handover.service';
+import { providerTargetOf } from '../live-agents/provider-sessions';
 import type { ConversationTokens } from './conversation-token';
 
 /** Earlier messages of a conversation given to the engine with a new one. */
@@ -259,7 +260,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     const after = bot.config.engines.handoverAfterFallbacks;
     const reason = answer.handoverRequested ? 'engine' : after > 0 && streak >= after ? 'fallbacks' : null;
     if (reason !== null && offersHandover(bot.config)) {
-      handover = await requestHandover(db, conversationRef, reason, tx);
+      handover = await requestHandover(db, conversationRef, reason, tx, providerTargetOf(bot.config));
     }
   });
   return {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Env } from '../../env';
 import type { FilesHandle } from '../files/files.module';
 import type { LiveBus } from '../live-agents/live-bus';
+import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { liveRoutes } from './live.routes';
@@ -22,6 +23,8 @@ export interface WidgetDeps {
   files: FilesHandle;
   /** What this process hears of live conversations (a person answering), from every process. */
   bus: LiveBus;
+  /** Starts the sessions of conversations handed to a contact centre; null in a process that holds none. */
+  relay: Pick<ProviderRelay, 'wake'> | null;
   /** Folder of the built widget (widget.js and app/); null serves none. */
   widgetDir: string | null;
 }
@@ -35,8 +38,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   const { env, access, answering, speech, files } = deps;
   const { db } = answering;
   await widgetConfigRoutes(app, { db, access, files });
-  await visitorRoutes(app, { access, answering, speech });
+  await visitorRoutes(app, { access, answering, speech, relay: deps.relay });
   await visitorSpeechRoutes(app, { env, access, speech });
-  await liveRoutes(app, { db, access, bus: deps.bus });
+  await liveRoutes(app, { db, access, bus: deps.bus, relay: deps.relay });
   await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });
 }
