@@ -101,6 +101,8 @@ export interface AmazonConnectServer {
   expireConnectionTokens(contactId?: string): void;
   /** The next `times` calls (whose path starts with `pathPrefix`, when given) fail with this status or hang. */
   failNext(failure: ConnectFailureOptions['failure'], options?: Omit<ConnectFailureOptions, 'failure'>): void;
+  /** Forgets the failures not used up. */
+  clearFailures(): void;
   /** Open subscribed sockets of a chat. */
   socketCount(contactId?: string): number;
   close(): Promise<void>;
@@ -790,6 +792,9 @@ export async function startAmazonConnectServer(
     },
     failNext(failure, more = {}) {
       failures.push({ failure, times: more.times ?? 1, pathPrefix: more.pathPrefix ?? '/' });
+    },
+    clearFailures() {
+      failures.splice(0);
     },
     socketCount: (contactId) => sockets.get(chatOf(contactId).contactId)?.size ?? 0,
     async close() {
