@@ -10,12 +10,13 @@ import {
 } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../app';
+import { buildApp, type App, type AppDeps } from '../../app';
 import { loadAuthSecret } from '../../bootstrap';
+import { openDatabase } from '../../db/client';
 import { conversationMessages, conversations, liveProviderSessions } from '../../db/schema';
 import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 import { createGuardedSocketOpener } from '../../lib/guarded-http/guarded-websocket';
-import { type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
+import { captureLogs, type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
 import { defined } from '../../test/defined';
 import {
   type AmazonConnectServer,
@@ -539,5 +540,86 @@ describe('hand-over to Amazon Connect', () => {
     expect(drops).toBeGreaterThan(0);
     fake.end();
     await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+  });
+});
+
+describe.runIf(process.env.OMNIBOT_TEST_DB === 'postgres')('two server processes on one PostgreSQL', () => {
+  async function process(deps: Partial<AppDeps>) {
+    const database = await openDatabase({ kind: 'postgres', url: defined(t.database.url) });
+    const app = await buildApp({
+      env: t.env,
+      database,
+      consoleDir: null,
+      widgetDir: null,
+      logStream: captureLogs().logStream,
+      liveAgentProviders: providers,
+      ...deps,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const listening = app.server.address();
+    if (!listening || typeof listening === 'string') throw new Error('no address');
+    return {
+      app,
+      url: `http://127.0.0.1:${listening.port}`,
+      async close() {
+        const closing = app.close();
+        app.server.closeAllConnections();
+        await closing;
+        await database.close();
+      },
+    };
+  }
+
+  it('the visitor on one process, the session on another; a killed holder is taken over and resumed', async () => {
+    // The test's own app holds no sessions here: its relay gives them back.
+    await t.app.liveRelay?.stop();
+    const visitor = await process({ liveRelay: false });
+    const holder = await process({ liveRelay: relayTimings });
+    let successor: Awaited<ReturnType<typeof process>> | null = null;
+    try {
+      const { token, id, chat } = await handedOver(visitor.app);
+      await until(() => holder.app.liveRelay?.held().includes(id), 'the holder holding it');
+      const live = await openLive(token, undefined, visitor.url);
+      fake.join('Dana');
+      fake.say('From the contact centre');
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'From the contact centre'),
+        'the agent message',
+      );
+      await ask('From the visitor', token, visitor.app);
+      await until(() => chat.customerTexts.includes('From the visitor'), 'the visitor message at Connect');
+
+      // The holder dies: its socket is cut and its lease is left to lapse.
+      holder.app.liveRelay?.abandon();
+      fake.say('While nobody held it');
+      await ask('Also while nobody held it', token, visitor.app);
+      successor = await process({ liveRelay: relayTimings });
+      await until(() => successor?.app.liveRelay?.held().includes(id), 'the take-over', 15_000);
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'While nobody held it'),
+        'the back-filled message',
+      );
+      await until(
+        () => chat.customerTexts.includes('Also while nobody held it'),
+        'the waiting visitor message at Connect',
+      );
+      fake.say('After the take-over');
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'After the take-over'),
+        'the resumed socket',
+      );
+      const agentTexts = messagesOf(live.received)
+        .filter((m) => m.role === 'agent')
+        .map((m) => m.text);
+      expect(agentTexts).toEqual(['From the contact centre', 'While nobody held it', 'After the take-over']);
+      expect(chat.customerTexts.filter((text) => text === 'From the visitor')).toHaveLength(1);
+      await live.close();
+      fake.end();
+      await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+    } finally {
+      await visitor.close();
+      await holder.close();
+      await successor?.close();
+    }
   });
 });
