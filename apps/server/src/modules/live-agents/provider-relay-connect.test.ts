@@ -1,0 +1,625 @@
+import {
+  BotSchema,
+  ConnectSettingsSchema,
+  ConversationStatusSchema,
+  createSseParser,
+  IntentReplySchema,
+  LIVE_AGENT_ERRORS,
+  LiveMessageSchema,
+  presetPattern,
+} from '@omnibot/contracts';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App, type AppDeps } from '../../app';
+import { loadAuthSecret } from '../../bootstrap';
+import { openDatabase } from '../../db/client';
+import { conversationMessages, conversations, liveProviderSessions } from '../../db/schema';
+import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
+import { createGuardedSocketOpener } from '../../lib/guarded-http/guarded-websocket';
+import { captureLogs, type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
+import { defined } from '../../test/defined';
+import {
+  type AmazonConnectServer,
+  type ConnectFakeChat,
+  startAmazonConnectServer,
+} from '../../test/amazon-connect-server';
+import { makeOmniragTenants, makeSignedInUser } from '../accounts/accounts.fixtures';
+import { createConnectProvider } from '../integrations/providers/connect';
+import { createConversationTokens } from '../widget/conversation-token';
+import type { ProviderResolver } from './provider-sessions';
+
+/*
+ * Hand-over to Amazon Connect through the relay, against the real app (PGlite, or PostgreSQL with TEST_DATABASE_URL)
+ * and a local Amazon Connect (SigV4-verified Connect API, Participant Service, participant socket): the visitor's
+ * routes and live stream over real HTTP, the fake playing the contact centre's agent.
+ */
+
+const SITE = 'https://shop.example.com';
+const FALLBACK = 'I cannot answer that; write to help@shop.example.com or ask a person.';
+const INTEGRATION = '3b9e2d4f-6a1c-4e8b-9f0d-1c2e3a4b5c6d';
+const ids = { a: 'con-a', b: 'con-b', noRag: 'con-norag' };
+const who: Record<'alice' | 'bob' | 'noRag', Caller> = { alice: {}, bob: {}, noRag: {} };
+const agent: Caller = {};
+
+let fake: AmazonConnectServer;
+let t: TestApp;
+let base: string;
+let bot = '';
+let tokens: ReturnType<typeof createConversationTokens>;
+let address = 0;
+const nextAddress = () => `10.8.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
+type Body = Record<string, unknown>;
+
+const network = {
+  fetch: createGuardedWebFetch({ allowAddresses: ['127.0.0.1'] }),
+  openSocket: createGuardedSocketOpener({ allowAddresses: ['127.0.0.1'] }),
+};
+const providers: ProviderResolver = (_tenantId, integrationId) => {
+  if (integrationId !== INTEGRATION) return Promise.reject(new Error('unknown integration'));
+  return Promise.resolve(
+    createConnectProvider(
+      ConnectSettingsSchema.parse({
+        region: fake.region,
+        instance_id: fake.instanceId,
+        contact_flow_id: fake.contactFlowId,
+        access_key_id: fake.keys.accessKeyId,
+        secret_access_key: fake.keys.secretAccessKey,
+        connect_endpoint: fake.baseUrl,
+        participant_endpoint: fake.baseUrl,
+      }),
+      network,
+      { requestTimeoutMs: 1000, heartbeatMs: 500, missedHeartbeats: 2 },
+    ),
+  );
+};
+const relayTimings = { leaseMs: 1500, pollMs: 100, resumeDelaysMs: [30, 60, 120, 240] };
+
+function visitorPost(app: App, url: string, payload: Body) {
+  return app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: nextAddress(),
+    headers: { 'content-type': 'application/json', origin: SITE },
+    payload: JSON.stringify(payload),
+  });
+}
+
+async function ask(text: string, conversationToken?: string, app = t.app) {
+  const response = await visitorPost(app, '/v1/intent', {
+    botId: bot,
+    text,
+    ...(conversationToken === undefined ? {} : { conversationToken }),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return IntentReplySchema.parse(response.json());
+}
+
+interface LiveEventRead {
+  id: string | null;
+  event: string;
+  data: unknown;
+}
+
+async function openLive(conversationToken: string, after?: string, url = base) {
+  const abort = new AbortController();
+  const response = await fetch(`${url}/v1/conversation/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', origin: SITE },
+    body: JSON.stringify({ botId: bot, conversationToken, ...(after === undefined ? {} : { after }) }),
+    signal: abort.signal,
+  });
+  expect(response.status).toBe(200);
+  const received: LiveEventRead[] = [];
+  const parser = createSseParser(({ event, data, id }) => {
+    received.push({ id, event, data: JSON.parse(data) as unknown });
+  });
+  const body = defined(response.body) as unknown as AsyncIterable<Uint8Array>;
+  const decoder = new TextDecoder();
+  const pump = (async () => {
+    try {
+      for await (const chunk of body) parser.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      // The test closed the stream.
+    }
+  })();
+  return {
+    received,
+    lastId: () => received.findLast((event) => event.id !== null)?.id ?? undefined,
+    async until(check: (events: LiveEventRead[]) => boolean, what: string, timeoutMs = 10_000) {
+      const started = Date.now();
+      while (!check(received)) {
+        if (Date.now() - started > timeoutMs) throw new Error(`no ${what} in ${JSON.stringify(received)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      abort.abort();
+      await pump;
+    },
+  };
+}
+
+const messagesOf = (events: LiveEventRead[]) =>
+  events.filter((event) => event.event === 'message').map((event) => LiveMessageSchema.parse(event.data));
+const statusesOf = (events: LiveEventRead[]) =>
+  events
+    .filter((event) => event.event === 'status')
+    .map((event) => ConversationStatusSchema.parse(event.data));
+
+async function until<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`waited in vain for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function conversationRow(id: string, db = t.database.db) {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id));
+  return defined(row);
+}
+
+async function messagesIn(id: string, db = t.database.db) {
+  return db
+    .select()
+    .from(conversationMessages)
+    .where(eq(conversationMessages.conversationId, id))
+    .orderBy(conversationMessages.createdAt);
+}
+
+/** The fake's chat of a conversation (its ClientToken is the conversation id), once the relay started it. */
+const chatOf = (id: string) =>
+  until(() => fake.chats.find((chat) => chat.clientToken === id), 'the Connect chat');
+
+/** A conversation handed over: its token, id and the fake's chat once the relay started it. */
+async function handedOver(app = t.app): Promise<{ token: string; id: string; chat: ConnectFakeChat }> {
+  const first = await ask('Where is my parcel? Mail me at jo@example.com', undefined, app);
+  expect(first.handoverOffered).toBe(true);
+  const token = first.conversationToken;
+  const id = defined(tokens.verify(token, bot));
+  const queued = await visitorPost(app, '/v1/handover', { botId: bot, conversationToken: token });
+  expect(queued.statusCode, queued.body).toBe(200);
+  expect(queued.json()).toMatchObject({ state: 'queued' });
+  const chat = await chatOf(id);
+  await until(() => fake.socketCount(chat.contactId) === 1, 'the participant socket');
+  return { token, id, chat };
+}
+
+beforeAll(async () => {
+  fake = await startAmazonConnectServer();
+  t = await createTestApp({
+    env: { WIDGET_RATE_LIMIT_CONVERSATION: '2000', FETCH_ALLOW_ADDRESSES: '127.0.0.1' },
+    liveAgentProviders: providers,
+    liveRelay: relayTimings,
+  });
+  Object.assign(who, await makeOmniragTenants(t, ids));
+  agent.cookie = (await makeSignedInUser(t, ids.a, 'ann@a.test', 'agent')).cookie;
+  const created = await injectAs(t, 'POST', '/v1/bots', who.alice, {
+    name: 'Connect hand-over',
+    config: {
+      engines: {
+        botEngine: 'builtin',
+        fallbackText: FALLBACK,
+        enableliveagent: true,
+        liveagent: 'connect',
+        liveagent_integration_id: INTEGRATION,
+      },
+      install: { allowedOrigins: [SITE] },
+      masking: { enableMasking: true, patterns: [presetPattern('email')] },
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  bot = BotSchema.parse(created.json()).id;
+  const enabled = await injectAs(t, 'PATCH', `/v1/bots/${bot}`, who.alice, { enabled: true });
+  expect(enabled.statusCode, enabled.body).toBe(200);
+  tokens = createConversationTokens(await loadAuthSecret(t.database.db, t.env));
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const listening = t.app.server.address();
+  if (!listening || typeof listening === 'string') throw new Error('no address');
+  base = `http://127.0.0.1:${listening.port}`;
+});
+afterEach(() => {
+  fake.answerHeartbeats = true;
+  fake.clearFailures();
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+describe('hand-over to Amazon Connect', () => {
+  it('queues, the agent joins by name, messages and typing go both ways, the agent ends and the bot answers again', async () => {
+    const { token, id, chat } = await handedOver();
+    const handedAt = new Date();
+    // The agent reads the conversation with the bot first (the chat's initial message), masked with the bot's patterns.
+    const opening = defined(chat.initialMessage);
+    expect(opening).toContain('Visitor: Where is my parcel?');
+    expect(opening).toContain('Bot: I cannot answer that');
+    expect(opening).not.toContain('jo@example.com');
+    expect(opening).not.toContain('help@shop.example.com');
+    expect(chat.attributes).toMatchObject({ omnibot_conversation_id: id, omnibot_language: 'en' });
+    const stored = await until(
+      async () =>
+        (
+          await t.database.db
+            .select()
+            .from(liveProviderSessions)
+            .where(eq(liveProviderSessions.conversationId, id))
+        )[0],
+      'the stored session',
+    );
+    // The participant and connection tokens are credentials: stored only sealed.
+    expect(stored.sealedState).not.toContain(chat.participantToken);
+    for (const connectionToken of chat.connectionTokens)
+      expect(stored.sealedState).not.toContain(connectionToken);
+    expect(stored.status).toBe('active');
+
+    const live = await openLive(token);
+    await live.until((events) => statusesOf(events).some((s) => s.state === 'queued'), 'queued');
+    fake.systemSay('Thank you for waiting. An agent will be with you shortly.');
+    fake.join('Dana');
+    await live.until(
+      (events) => statusesOf(events).some((s) => s.state === 'agent' && s.agent?.name === 'Dana'),
+      'Dana joining',
+    );
+    expect(
+      messagesOf(live.received).some(
+        (m) => m.role === 'system' && m.text === 'Dana joined the conversation.',
+      ),
+    ).toBe(true);
+
+    fake.type();
+    await live.until((events) => events.some((event) => event.event === 'typing'), 'the agent typing');
+    fake.say('Hello, I am Dana. Which parcel?');
+    await live.until(
+      (events) =>
+        messagesOf(events).some(
+          (m) => m.role === 'agent' && m.author === 'Dana' && m.text === 'Hello, I am Dana. Which parcel?',
+        ),
+      'the agent message',
+    );
+
+    const typing = await visitorPost(t.app, '/v1/conversation/typing', {
+      botId: bot,
+      conversationToken: token,
+    });
+    expect(typing.statusCode).toBe(204);
+    await until(
+      () => chat.customerEvents.includes('application/vnd.amazonaws.connect.event.typing'),
+      'the visitor typing at Connect',
+    );
+    const relayed = await ask('Parcel 1234 please', token);
+    expect(relayed.messages).toEqual([]);
+    await until(() => chat.customerTexts.includes('Parcel 1234 please'), 'the visitor message at Connect');
+    await until(
+      async () => (await messagesIn(id)).find((m) => m.text === 'Parcel 1234 please')?.delivery === 'sent',
+      'the message marked sent',
+    );
+
+    fake.leave();
+    fake.end();
+    await live.until((events) => statusesOf(events).some((s) => s.state === 'bot'), 'back to the bot');
+    await live.close();
+    // Not one bot reply while the contact centre held the conversation.
+    const botWhileHeld = (await messagesIn(id)).filter((m) => m.role === 'bot' && m.createdAt > handedAt);
+    expect(botWhileHeld).toHaveLength(0);
+    // The visitor's own messages never came back as the agent's (Connect echoes them on the socket).
+    const agentTexts = (await messagesIn(id)).filter((m) => m.role === 'agent').map((m) => m.text);
+    expect(agentTexts).toContain('Hello, I am Dana. Which parcel?');
+    expect(agentTexts).not.toContain('Parcel 1234 please');
+    await until(
+      async () =>
+        (
+          await t.database.db
+            .select()
+            .from(liveProviderSessions)
+            .where(eq(liveProviderSessions.conversationId, id))
+        ).length === 0,
+      'the session gone',
+    );
+    const again = await ask('One more question', token);
+    expect(again.messages.map((m) => m.text)).toEqual([FALLBACK]);
+    expect((await conversationRow(id)).state).toBe('bot');
+    expect(t.logs.some((line) => JSON.stringify(line).includes(fake.keys.secretAccessKey))).toBe(false);
+    expect(t.logs.some((line) => JSON.stringify(line).includes(chat.participantToken))).toBe(false);
+  });
+
+  it.each([
+    [401, 'handover/provider-refused'],
+    [403, 'handover/provider-refused'],
+    [429, 'handover/provider-busy'],
+    [500, 'handover/provider-unavailable'],
+    ['hang', 'handover/provider-unavailable'],
+  ] as const)(
+    'gives the conversation back to the bot when Connect answers %s, in plain words',
+    async (failure, code) => {
+      fake.failNext(failure, { pathPrefix: '/contact/chat' });
+      const first = await ask('I need a person');
+      const token = first.conversationToken;
+      const id = defined(tokens.verify(token, bot));
+      const live = await openLive(token);
+      const queued = await visitorPost(t.app, '/v1/handover', { botId: bot, conversationToken: token });
+      expect(queued.json()).toMatchObject({ state: 'queued' });
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.role === 'system' && m.text === LIVE_AGENT_ERRORS[code]),
+        'the failure in plain words',
+      );
+      expect(statusesOf(live.received).map((s) => s.state)).toEqual(['bot', 'queued', 'bot']);
+      await live.close();
+      expect((await conversationRow(id)).state).toBe('bot');
+      expect(
+        await t.database.db
+          .select()
+          .from(liveProviderSessions)
+          .where(eq(liveProviderSessions.conversationId, id)),
+      ).toEqual([]);
+      expect(t.logs.some((line) => JSON.stringify(line).includes(fake.keys.secretAccessKey))).toBe(false);
+    },
+  );
+
+  it('gives the conversation back to the bot when the Participant Service refuses the connection', async () => {
+    fake.failNext(500, { pathPrefix: '/participant/connection' });
+    const first = await ask('I need a person');
+    const token = first.conversationToken;
+    const id = defined(tokens.verify(token, bot));
+    await visitorPost(t.app, '/v1/handover', { botId: bot, conversationToken: token });
+    await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+    const last = (await messagesIn(id)).at(-1);
+    expect(last).toMatchObject({ role: 'system', text: LIVE_AGENT_ERRORS['handover/provider-unavailable'] });
+    // The chat made before the refusal was left, so no agent is offered it.
+    expect((await chatOf(id)).customerDisconnected).toBe(true);
+  });
+
+  it('resumes after a dropped socket and back-fills what the agent said meanwhile, once', async () => {
+    const { token, id, chat } = await handedOver();
+    const live = await openLive(token);
+    fake.join('Dana');
+    fake.say('Before the drop');
+    await live.until(
+      (events) => messagesOf(events).some((m) => m.text === 'Before the drop'),
+      'the first message',
+    );
+    fake.dropSocket();
+    fake.say('While the socket was down');
+    await until(() => fake.socketCount(chat.contactId) === 1, 'the resumed socket');
+    fake.say('After the resume');
+    await live.until(
+      (events) => messagesOf(events).some((m) => m.text === 'After the resume'),
+      'the last message',
+    );
+    await live.until(
+      (events) => messagesOf(events).some((m) => m.text === 'While the socket was down'),
+      'the back-filled message',
+    );
+    const agentTexts = (await messagesIn(id)).filter((m) => m.role === 'agent').map((m) => m.text);
+    expect([...agentTexts].sort()).toEqual([
+      'After the resume',
+      'Before the drop',
+      'While the socket was down',
+    ]);
+    await live.close();
+    fake.end();
+    await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+  });
+
+  it('counts a silent socket (no heartbeat answers) as dropped and resumes it', async () => {
+    const { id, chat } = await handedOver();
+    fake.join('Dana');
+    await until(async () => (await conversationRow(id)).state === 'agent', 'the agent state');
+    const before = fake.requests.filter((request) => request.path === '/participant/connection').length;
+    fake.answerHeartbeats = false;
+    await until(
+      () => fake.requests.filter((request) => request.path === '/participant/connection').length > before,
+      'a new connection',
+    );
+    fake.answerHeartbeats = true;
+    await until(() => fake.socketCount(chat.contactId) >= 1, 'the resumed socket');
+    fake.say('Heard again');
+    await until(
+      async () => (await messagesIn(id)).some((m) => m.role === 'agent' && m.text === 'Heard again'),
+      'the message after the resume',
+    );
+    fake.end();
+    await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+  });
+
+  it('gives the conversation back to the bot when the resume keeps failing', async () => {
+    const { token, id } = await handedOver();
+    fake.join('Dana');
+    await until(async () => (await conversationRow(id)).state === 'agent', 'the agent state');
+    fake.failNext(500, { pathPrefix: '/participant/connection', times: 20 });
+    fake.dropSocket();
+    await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+    const last = (await messagesIn(id)).at(-1);
+    expect(last).toMatchObject({ role: 'system', text: LIVE_AGENT_ERRORS['handover/provider-unavailable'] });
+    const again = await ask('Still there?', token);
+    expect(again.messages.map((m) => m.text)).toEqual([FALLBACK]);
+  });
+
+  it('ends the Connect chat when an agent of ours closes the waiting conversation', async () => {
+    const { id, chat } = await handedOver();
+    await until(
+      async () =>
+        (
+          await t.database.db
+            .select()
+            .from(liveProviderSessions)
+            .where(
+              and(eq(liveProviderSessions.conversationId, id), eq(liveProviderSessions.status, 'active')),
+            )
+        ).length === 1,
+      'an active session',
+    );
+    const closed = await injectAs(t, 'POST', `/v1/inbox/${id}/close`, agent);
+    expect(closed.statusCode, closed.body).toBe(200);
+    await until(() => chat.customerDisconnected, 'the participant disconnected');
+    await until(
+      async () =>
+        (
+          await t.database.db
+            .select()
+            .from(liveProviderSessions)
+            .where(eq(liveProviderSessions.conversationId, id))
+        ).length === 0,
+      'the session gone',
+    );
+  });
+
+  it('relays over 100 messages each way through random socket drops and resumed streams: none lost, none twice', async () => {
+    const { token, id, chat } = await handedOver();
+    fake.join('Dana');
+    const COUNT = 110;
+    const streams: Awaited<ReturnType<typeof openLive>>[] = [await openLive(token)];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const agentTexts: string[] = [];
+    const visitorTexts: string[] = [];
+    let drops = 0;
+    for (let index = 0; index < COUNT; index += 1) {
+      const agentText = `agent ${index}`;
+      agentTexts.push(agentText);
+      fake.say(agentText);
+      const visitorText = `visitor ${index}`;
+      visitorTexts.push(visitorText);
+      await ask(visitorText, token);
+      if (random() < 0.08) {
+        fake.dropSocket();
+        drops += 1;
+      }
+      if (random() < 0.06) {
+        const current = defined(streams.at(-1));
+        const after = current.lastId();
+        await current.close();
+        streams.push(await openLive(token, after));
+      }
+    }
+    await until(
+      () => visitorTexts.every((text) => chat.customerTexts.includes(text)),
+      'every visitor text',
+      30_000,
+    );
+    await until(
+      async () => (await messagesIn(id)).filter((m) => m.role === 'agent').length >= COUNT,
+      'every agent message stored',
+      30_000,
+    );
+    await defined(streams.at(-1)).until(
+      (events) => messagesOf(events).some((m) => m.text === agentTexts.at(-1)),
+      'the last agent message on the stream',
+      30_000,
+    );
+    for (const stream of streams) await stream.close();
+
+    // The contact centre got each visitor message exactly once, in order.
+    expect(chat.customerTexts.filter((text) => text.startsWith('visitor '))).toEqual(visitorTexts);
+    // Each agent message is stored once and read once across the resumed streams.
+    const stored = (await messagesIn(id)).filter((m) => m.role === 'agent').map((m) => m.text);
+    expect([...stored].sort()).toEqual([...agentTexts].sort());
+    const streamed = streams
+      .flatMap((stream) => messagesOf(stream.received))
+      .filter((m) => m.role === 'agent');
+    expect(streamed.map((m) => m.text).sort()).toEqual([...agentTexts].sort());
+    expect(new Set(streamed.map((m) => m.id)).size).toBe(streamed.length);
+    await until(
+      async () =>
+        (await messagesIn(id)).filter((m) => m.role === 'visitor' && m.delivery === 'sent').length === COUNT,
+      'every visitor message marked sent',
+    );
+    expect((await messagesIn(id)).filter((m) => m.delivery === 'pending' || m.delivery === 'failed')).toEqual(
+      [],
+    );
+    expect(drops).toBeGreaterThan(0);
+    fake.end();
+    await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+  });
+});
+
+describe.runIf(process.env.OMNIBOT_TEST_DB === 'postgres')('two server processes on one PostgreSQL', () => {
+  async function process(deps: Partial<AppDeps>) {
+    const database = await openDatabase({ kind: 'postgres', url: defined(t.database.url) });
+    const app = await buildApp({
+      env: t.env,
+      database,
+      consoleDir: null,
+      widgetDir: null,
+      logStream: captureLogs().logStream,
+      liveAgentProviders: providers,
+      ...deps,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const listening = app.server.address();
+    if (!listening || typeof listening === 'string') throw new Error('no address');
+    return {
+      app,
+      url: `http://127.0.0.1:${listening.port}`,
+      async close() {
+        const closing = app.close();
+        app.server.closeAllConnections();
+        await closing;
+        await database.close();
+      },
+    };
+  }
+
+  it('the visitor on one process, the session on another; a killed holder is taken over and resumed', async () => {
+    // The test's own app holds no sessions here: its relay gives them back.
+    await t.app.liveRelay?.stop();
+    const visitor = await process({ liveRelay: false });
+    const holder = await process({ liveRelay: relayTimings });
+    let successor: Awaited<ReturnType<typeof process>> | null = null;
+    try {
+      const { token, id, chat } = await handedOver(visitor.app);
+      await until(() => holder.app.liveRelay?.held().includes(id), 'the holder holding it');
+      const live = await openLive(token, undefined, visitor.url);
+      fake.join('Dana');
+      fake.say('From the contact centre');
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'From the contact centre'),
+        'the agent message',
+      );
+      await ask('From the visitor', token, visitor.app);
+      await until(() => chat.customerTexts.includes('From the visitor'), 'the visitor message at Connect');
+
+      // The holder dies: its socket is cut and its lease is left to lapse.
+      holder.app.liveRelay?.abandon();
+      fake.say('While nobody held it');
+      await ask('Also while nobody held it', token, visitor.app);
+      successor = await process({ liveRelay: relayTimings });
+      await until(() => successor?.app.liveRelay?.held().includes(id), 'the take-over', 15_000);
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'While nobody held it'),
+        'the back-filled message',
+      );
+      await until(
+        () => chat.customerTexts.includes('Also while nobody held it'),
+        'the waiting visitor message at Connect',
+      );
+      fake.say('After the take-over');
+      await live.until(
+        (events) => messagesOf(events).some((m) => m.text === 'After the take-over'),
+        'the resumed socket',
+      );
+      const agentTexts = messagesOf(live.received)
+        .filter((m) => m.role === 'agent')
+        .map((m) => m.text);
+      expect(agentTexts).toEqual(['From the contact centre', 'While nobody held it', 'After the take-over']);
+      expect(chat.customerTexts.filter((text) => text === 'From the visitor')).toHaveLength(1);
+      await live.close();
+      fake.end();
+      await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
+    } finally {
+      await visitor.close();
+      await holder.close();
+      await successor?.close();
+    }
+  });
+});
