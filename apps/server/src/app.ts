@@ -34,6 +34,7 @@ import { startBotTesting } from './modules/bot-testing/bot-test-runner';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { createWidgetAccess } from './modules/widget/widget-access';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import type { LiveTranslationDeps } from './modules/live-agents/agent-translation';
 import { inboxRoutes } from './modules/live-agents/inbox.routes';
 import { startLiveBus } from './modules/live-agents/live-bus';
 import { modelRoutes } from './modules/models/models.routes';
@@ -292,12 +293,19 @@ export async function buildApp({
     onReady: (run) => app.addHook('onReady', run),
     onClose: (run) => app.addHook('onClose', run),
   });
-  await inboxRoutes(app, { identity, bus });
+  const liveTranslation: LiveTranslationDeps = {
+    speech,
+    bots: { db, secrets: botSecrets },
+    timeoutMs: env.LIVE_TRANSLATE_TIMEOUT_MS,
+    log: app.log,
+  };
+  await inboxRoutes(app, { identity, bus, translation: liveTranslation });
   await widgetRoutes(app, {
     env,
     access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
     answering: { ...answering, recorder: answerRecorder },
     speech,
+    liveTranslation,
     files,
     bus,
     widgetDir: widgetDir === undefined ? (env.WIDGET_DIST_DIR ?? WIDGET_DIST_DIR) : widgetDir,

@@ -328,3 +328,13 @@ export async function servableBot(db: Db, id: string): Promise<BotRow | null> {
     .limit(1);
   return found?.usable === true ? found.row : null;
 }
+
+/** A bot of the tenant with its configuration opened, for the server's own use (no caller's rights checked). */
+export async function openedBotOf(deps: BotsDeps, tenantId: string, id: string): Promise<StoredBot | null> {
+  const [row] = await deps.db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
+    .limit(1);
+  return row ? openRow(deps, row) : null;
+}

@@ -1,5 +1,6 @@
 import {
   AgentMessageBodySchema,
+  AgentPreferencesSchema,
   ErrorBodySchema,
   InboxConversationSchema,
   type InboxEvent,
@@ -9,6 +10,7 @@ import {
   InboxTranscriptSchema,
   LiveMessageSchema,
   NoQuerySchema,
+  UpdateAgentPreferencesBodySchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +19,12 @@ import { notFound } from '../../lib/errors';
 import { openEventStream } from '../../lib/event-stream';
 import { sessionUser } from '../../lib/principal';
 import { type Identity, requirePrincipal } from '../auth/principal';
+import {
+  agentLanguageOf,
+  agentTextForVisitor,
+  type LiveTranslationDeps,
+  saveAgentLanguage,
+} from './agent-translation';
 import {
   agentSays,
   claimConversation,
@@ -55,8 +63,11 @@ function agentOf(request: FastifyRequest): InboxAgent {
  * The built-in agent inbox under /v1/inbox: the organisation's conversations waiting for a person or answered by one,
  * claimed, answered, handed back and closed by people of that organisation (agents included), with a live stream.
  */
-export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identity; bus: LiveBus }) {
-  const { identity, bus } = deps;
+export async function inboxRoutes(
+  app: FastifyInstance,
+  deps: { identity: Identity; bus: LiveBus; translation: LiveTranslationDeps },
+) {
+  const { identity, bus, translation } = deps;
   const { db } = identity;
   // People answer visitors; an API credential is nobody who could.
   const signedIn = [requirePrincipal(identity, { allowAgent: true })];
@@ -84,6 +95,42 @@ export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identi
         const agent = agentOf(request);
         return inboxSummary(db, agent.tenantId, agent.userId);
       },
+    );
+
+    r.get(
+      '/v1/inbox/preferences',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: "The caller's inbox preferences: the language visitors' messages are translated into",
+          querystring: NoQuerySchema,
+          response: { 200: AgentPreferencesSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const agent = agentOf(request);
+        return { language: await agentLanguageOf(db, agent.tenantId, agent.userId) };
+      },
+    );
+
+    r.put(
+      '/v1/inbox/preferences',
+      {
+        onRequest: signedIn,
+        config: { allowAgent: true },
+        schema: {
+          tags,
+          summary:
+            "Sets the caller's language: visitors' messages are translated into it and the caller's replies from it, for bots that translate for their agents",
+          querystring: NoQuerySchema,
+          body: UpdateAgentPreferencesBodySchema,
+          response: { 200: AgentPreferencesSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        language: await saveAgentLanguage(db, agentOf(request), request.body.language),
+      }),
     );
 
     r.get(
@@ -203,7 +250,13 @@ export async function inboxRoutes(app: FastifyInstance, deps: { identity: Identi
         },
       },
       async (request, reply) => {
-        const message = found(await agentSays(db, agentOf(request), request.params.id, request.body.text));
+        const agent = agentOf(request);
+        const { text } = request.body;
+        const message = found(
+          await agentSays(db, agent, request.params.id, text, (row) =>
+            agentTextForVisitor(translation, agent, row, text),
+          ),
+        );
         return reply.status(201).send(message);
       },
     );

@@ -16,6 +16,7 @@ import { openEventStream, wantsEventStream } from '../../lib/event-stream';
 import { refuseLongText } from '../../lib/visitor-text';
 import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
+import { type LiveTranslationDeps, visitorTextForAgent } from '../live-agents/agent-translation';
 import { handoverClosed, personHoldsEngine } from '../live-agents/handover.service';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
@@ -48,6 +49,8 @@ export interface VisitorRoutesDeps {
   answering: AnswerDeps;
   /** The bot's translator, for automatic translation of a turn. */
   speech: SpeechDeps;
+  /** Translation of a message for the person holding the conversation. */
+  liveTranslation: LiveTranslationDeps;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -86,7 +89,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
             ? null
             : await conversationOf(db, tokens, bot, body.conversationToken);
         await access.limitVisitor(request, 'intent', conversation?.id ?? null);
-        const turn = startTurn(tokens, {
+        const started = startTurn(tokens, {
           bot,
           conversation,
           text: body.text,
@@ -96,6 +99,14 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
         if (conversation?.state === 'closed') throw handoverClosed();
         // While a person holds the conversation the message goes to them: no engine is asked (storeTurn relays it).
         const heldByPerson = conversation !== null && conversation.state !== 'bot';
+        // Translated for the person before the turn is stored, so the conversation is never locked while it waits.
+        const turn =
+          heldByPerson && conversation !== null
+            ? {
+                ...started,
+                translation: await visitorTextForAgent(deps.liveTranslation, bot, conversation, started.text),
+              }
+            : started;
         const history = conversation === null || heldByPerson ? [] : await historyOf(db, conversation);
         const engine = heldByPerson ? personHoldsEngine : autoTranslating(speech, engineFor(answering, bot));
         const question = {
