@@ -40,6 +40,7 @@ import {
   createCaseSummaryWriter,
   summariesOf,
 } from './modules/case-summaries/case-summaries.service';
+import type { LiveTranslationDeps } from './modules/live-agents/agent-translation';
 import { inboxRoutes } from './modules/live-agents/inbox.routes';
 import { notifySummaryWritten } from './modules/live-agents/live-events';
 import { startLiveBus } from './modules/live-agents/live-bus';
@@ -335,6 +336,12 @@ export async function buildApp({
     onReady: (run) => app.addHook('onReady', run),
     onClose: (run) => app.addHook('onClose', run),
   });
+  const liveTranslation: LiveTranslationDeps = {
+    speech,
+    bots: { db, secrets: botSecrets },
+    timeoutMs: env.LIVE_TRANSLATE_TIMEOUT_MS,
+    log: app.log,
+  };
   await caseSummaryRoutes(app, { identity });
   // Summaries are written after the hand-over or close commits; the inbox hears of each one.
   const caseSummaries = createCaseSummaryWriter({
@@ -347,7 +354,7 @@ export async function buildApp({
   });
   app.decorate('caseSummaries', caseSummaries);
   app.addHook('onClose', () => caseSummaries.flush());
-  await inboxRoutes(app, { identity, bus, summaries: caseSummaries });
+  await inboxRoutes(app, { identity, bus, summaries: caseSummaries, translation: liveTranslation });
   const relay =
     liveRelay === false
       ? null
@@ -368,6 +375,7 @@ export async function buildApp({
     access: createWidgetAccess({ db, env, botSecrets, installationSecret, log: app.log }),
     answering: { ...answering, recorder: answerRecorder },
     speech,
+    liveTranslation,
     files,
     bus,
     summaries: caseSummaries,

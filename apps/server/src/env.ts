@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   // Answers of RAGs (question, answer, chunks used) are kept this many days, then swept.
   RAG_ANSWER_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RAG_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // How long a live message waits for its translation (visitor <-> agent) before it is sent untranslated.
+  LIVE_TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   RAG_ANSWER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
   // Translations and speech a visitor's address may ask for per minute (each one is a paid provider call).
   WIDGET_SPEECH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),

@@ -72,7 +72,15 @@ export const VisitorTypingBodySchema = z.strictObject({
   conversationToken: conversationToken(),
 });
 
-/** A message of a conversation as both sides see it. */
+/** A message in the other side's language: the agent's for a visitor's message, the visitor's for an agent's. */
+export const LiveTranslationSchema = z.object({ text: z.string(), language: z.string() });
+export type LiveTranslation = z.infer<typeof LiveTranslationSchema>;
+
+/**
+ * A message of a conversation as both sides see it. `text` is always what its author wrote; with automatic agent
+ * translation a visitor's or an agent's message also carries its `translation`, or `untranslated` when the translator
+ * failed and the original went to the other side as it was.
+ */
 export const LiveMessageSchema = z.object({
   id: z.string(),
   role: z.enum(MESSAGE_ROLES),
@@ -80,6 +88,10 @@ export const LiveMessageSchema = z.object({
   /** The person who wrote an agent message (their display name); null for the visitor, the bot and the system. */
   author: z.string().nullable(),
   at: z.string(),
+  /** The language `text` is in, when known. */
+  language: z.string().optional(),
+  translation: LiveTranslationSchema.optional(),
+  untranslated: z.boolean().optional(),
 });
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;
 
@@ -121,6 +133,19 @@ export const InboxTranscriptSchema = z.object({
   summary: CaseSummarySchema.nullable(),
 });
 export type InboxTranscript = z.infer<typeof InboxTranscriptSchema>;
+
+/**
+ * What the signed-in person chose for their work in the inbox: the language visitors' messages are translated into
+ * when a bot translates between visitor and agent (and that the agent's replies are written in). `en` until chosen.
+ */
+export const AgentPreferencesSchema = z.object({ language: z.string() });
+export type AgentPreferences = z.infer<typeof AgentPreferencesSchema>;
+
+/** The agent language when a person has not chosen one. */
+export const DEFAULT_AGENT_LANGUAGE = 'en';
+
+export const UpdateAgentPreferencesBodySchema = z.strictObject({ language: languageCodeSchema() });
+export type UpdateAgentPreferencesBody = z.input<typeof UpdateAgentPreferencesBodySchema>;
 
 export const InboxIdParamsSchema = z.strictObject({ id: z.uuid('Unknown conversation') });
 

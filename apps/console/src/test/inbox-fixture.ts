@@ -44,7 +44,7 @@ export const transcriptOf = (conversation: InboxConversation, messages = BOT_PAR
 });
 
 /**
- * A tiny inbox API: GET /v1/inbox answers `list()`, GET /v1/inbox/:id answers the transcript of `transcripts()`,
+ * A tiny inbox API: GET and PUT /v1/inbox/preferences keep the person's language, GET /v1/inbox answers `list()`, GET /v1/inbox/:id answers the transcript of `transcripts()`,
  * and POSTs go to `post` (a 404 unless it answers). The lists are functions so a test can change what comes next.
  */
 export function inboxHandler(options: {
@@ -52,8 +52,15 @@ export function inboxHandler(options: {
   transcripts: () => Record<string, InboxTranscript>;
   post?: (path: string, body: unknown) => Response | undefined;
   liveAgents?: boolean;
+  /** The signed-in person's language as the server keeps it; PUT changes it. */
+  preferences?: { language: string };
 }) {
+  const preferences = options.preferences ?? { language: 'en' };
   return (method: string, path: string, body: unknown): Response | undefined => {
+    if (path === '/v1/inbox/preferences') {
+      if (method === 'PUT') preferences.language = (body as { language: string }).language;
+      return json(200, { ...preferences });
+    }
     if (method === 'GET' && path === '/v1/inbox/summary')
       return json(200, { live_agents: options.liveAgents ?? true, queued: 1, mine: 0 });
     if (method === 'GET' && path === '/v1/inbox') return json(200, { items: options.list() });

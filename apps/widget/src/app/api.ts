@@ -220,14 +220,20 @@ export function readStatus(body: unknown): ConversationStatus | null {
 
 /** A message of a live conversation checked field by field; null when it is not a LiveMessage. */
 export function readLiveMessage(body: unknown): LiveMessage | null {
-  const { id, role, text, author, at } = fieldsOf(body);
+  const { id, role, text, author, at, language, translation, untranslated } = fieldsOf(body);
   if (typeof id !== 'string' || typeof text !== 'string' || !isRole(role)) return null;
+  const translated = fieldsOf(translation);
   return {
     id,
     role,
     text,
     author: typeof author === 'string' ? author : null,
     at: typeof at === 'string' ? at : '',
+    ...(typeof language === 'string' ? { language } : {}),
+    ...(typeof translated.text === 'string' && typeof translated.language === 'string'
+      ? { translation: { text: translated.text, language: translated.language } }
+      : {}),
+    ...(untranslated === true ? { untranslated: true } : {}),
   };
 }
 

@@ -11,6 +11,8 @@ export interface ChatMessage {
   /** The name of the person who wrote an agent message. */
   author?: string;
   text: string;
+  /** What a person wrote, in their language, when `text` is its automatic translation into the visitor's. */
+  original?: { text: string; language: string };
   /** `notice`: written by the widget itself (for instance "no agent is available"), never sent or rated. */
   status: 'sending' | 'streaming' | 'sent' | 'failed' | 'notice';
   /** Why a visitor message failed, in plain words. */

@@ -49,7 +49,13 @@ export function MessageBubble({ message, config, canRate, onRetry, onRate, onHan
       {message.role === 'agent' && message.author !== undefined && (
         <p className="ob-author">{message.author}</p>
       )}
-      {message.role === 'bot' ? <Markdown text={message.text} cite={cite} /> : <p>{message.text}</p>}
+      {message.role === 'bot' ? (
+        <Markdown text={message.text} cite={cite} />
+      ) : message.original === undefined ? (
+        <p>{message.text}</p>
+      ) : (
+        <TranslatedText text={message.text} original={message.original} />
+      )}
       {message.sources.length > 0 && (
         <ul className="ob-sources" aria-label="Sources">
           {message.sources.map((source, index) => {
@@ -84,6 +90,39 @@ export function MessageBubble({ message, config, canRate, onRetry, onRate, onHan
       )}
       {canRate && <Feedback message={message} config={config} onRate={onRate} />}
     </div>
+  );
+}
+
+/** A language's English name ("English" for en); the code itself when the browser knows no name for it. */
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** A person's message in the visitor's language, saying it was translated, with the words they wrote a click away. */
+function TranslatedText({ text, original }: { text: string; original: NonNullable<ChatMessage['original']> }) {
+  const [showOriginal, setShowOriginal] = useState(false);
+  const from = original.language === '' ? null : languageName(original.language);
+  return (
+    <>
+      <p lang={showOriginal && original.language !== '' ? original.language : undefined}>
+        {showOriginal ? original.text : text}
+      </p>
+      <p className="ob-translated">
+        {showOriginal ? 'Original message' : from === null ? 'Translated' : `Translated from ${from}`}
+        {' · '}
+        <button
+          type="button"
+          className="ob-link-button"
+          onClick={() => setShowOriginal((shown) => !shown)}
+        >
+          {showOriginal ? 'Show translation' : 'Show original'}
+        </button>
+      </p>
+    </>
   );
 }
 

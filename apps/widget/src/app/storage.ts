@@ -51,6 +51,11 @@ function sourceOf(value: unknown): IntentSource | null {
   return { n, title, url: typeof url === 'string' ? url : null };
 }
 
+function originalOf(value: unknown): ChatMessage['original'] {
+  const { text, language } = fieldsOf(value);
+  return typeof text === 'string' && typeof language === 'string' ? { text, language } : undefined;
+}
+
 function messageOf(value: unknown): ChatMessage | null {
   const fields = fieldsOf(value);
   const { key, role, text, status } = fields;
@@ -64,6 +69,7 @@ function messageOf(value: unknown): ChatMessage | null {
     role: role as ChatMessage['role'],
     author: optionalString(fields.author),
     text,
+    original: originalOf(fields.original),
     // A message still on its way when the page went away is shown as failed, so the visitor can retry it.
     status: status === 'sending' ? 'failed' : status,
     error: status === 'sending' ? 'Not sent: the page was reloaded.' : optionalString(fields.error),

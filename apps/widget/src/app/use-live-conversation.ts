@@ -49,7 +49,13 @@ export function withLiveMessage(list: ChatMessage[], message: LiveMessage): Chat
       key: `live:${message.id}`,
       id: message.id,
       role: ROLE_OF[message.role],
-      text: message.text,
+      // A person's message the bot translated is shown in the visitor's language, its original a click away.
+      ...(message.role === 'agent' && message.translation !== undefined
+        ? {
+            text: message.translation.text,
+            original: { text: message.text, language: message.language ?? '' },
+          }
+        : { text: message.text }),
       status: 'sent',
       sources: [],
       ...(message.role === 'agent' && message.author !== null ? { author: message.author } : {}),

@@ -83,8 +83,16 @@ export interface LiveControls {
   tokens: (botId: string) => string[];
   /** A person claims the conversation. */
   join: (token: string, name: string) => void;
-  /** A person's message; with `cut`, every open stream breaks off in the middle of it. */
-  say: (token: string, author: string, text: string, options?: { cut?: boolean }) => LiveMessage;
+  /**
+   * A person's message; with `cut`, every open stream breaks off in the middle of it; with `translation`, the text
+   * the visitor reads (as a bot that translates for its agents sends it), `text` in `language` being the original.
+   */
+  say: (
+    token: string,
+    author: string,
+    text: string,
+    options?: { cut?: boolean; language?: string; translation?: { text: string; language: string } },
+  ) => LiveMessage;
   /** The person is typing (not stored, so not sent again to a stream opened later). */
   typing: (token: string, name: string) => void;
   /** The person hands the conversation back to the bot. */
@@ -432,7 +440,11 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
       [...conversations].filter(([, conversation]) => conversation.botId === botId).map(([token]) => token),
     join: (token, name) => void move(token, 'agent', name, `${name} joined the conversation.`),
     say: (token, author, text, options = {}) => {
-      const said = message('agent', text, author);
+      const said: LiveMessage = {
+        ...message('agent', text, author),
+        ...(options.language === undefined ? {} : { language: options.language }),
+        ...(options.translation === undefined ? {} : { translation: options.translation }),
+      };
       push(conversationOf(token), 'message', said, options.cut === true);
       return said;
     },

@@ -98,7 +98,13 @@ export const conversationMessages = pgTable(
     /** The person who wrote an agent message, as they were named when they wrote it. */
     authorId: text('author_id'),
     authorName: text('author_name'),
+    /** The language `text` is in: the conversation's, or the one its author wrote in when it was translated. */
     language: text('language'),
+    /** With automatic agent translation: the text in the other side's language (the agent's, or the visitor's). */
+    translatedText: text('translated_text'),
+    translatedLanguage: text('translated_language'),
+    /** The translator failed: the original went to the other side as it was. */
+    translationFailed: boolean('translation_failed').notNull().default(false),
     fallback: boolean('fallback').notNull().default(false),
     sources: jsonb('sources').$type<StoredMessageSource[]>().notNull().default([]),
     trace: jsonb('trace').$type<StoredMessageTrace | null>(),

@@ -19,3 +19,4 @@ export * from './bot-tests';
 export * from './bot-templates';
 export * from './integrations';
 export * from './case-summaries';
+export * from './agent-preferences';

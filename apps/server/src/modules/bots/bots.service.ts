@@ -359,3 +359,13 @@ export async function sealedBotConfig(db: Db, tenantId: string, id: string): Pro
     .limit(1);
   return row?.config ?? null;
 }
+
+/** A bot of the tenant with its configuration opened, for the server's own use (no caller's rights checked). */
+export async function openedBotOf(deps: BotsDeps, tenantId: string, id: string): Promise<StoredBot | null> {
+  const [row] = await deps.db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
+    .limit(1);
+  return row ? openRow(deps, row) : null;
+}

@@ -27,13 +27,17 @@ export const handoverClosed = () =>
 const liveAgentError = (code: keyof typeof LIVE_AGENT_ERRORS) =>
   new AppError(409, code, LIVE_AGENT_ERRORS[code]);
 
-/** A stored message as both sides receive it. */
+/** A stored message as both sides receive it: what its author wrote, with its translation when it has one. */
 export function liveMessage(row: {
   id: string;
   role: LiveMessage['role'];
   text: string;
   authorName: string | null;
   createdAt: Date;
+  language?: string | null;
+  translatedText?: string | null;
+  translatedLanguage?: string | null;
+  translationFailed?: boolean;
 }): LiveMessage {
   return {
     id: row.id,
@@ -41,8 +45,31 @@ export function liveMessage(row: {
     text: row.text,
     author: row.role === 'agent' ? row.authorName : null,
     at: row.createdAt.toISOString(),
+    ...(row.language ? { language: row.language } : {}),
+    ...(typeof row.translatedText === 'string' && typeof row.translatedLanguage === 'string'
+      ? { translation: { text: row.translatedText, language: row.translatedLanguage } }
+      : {}),
+    ...(row.translationFailed ? { untranslated: true } : {}),
   };
 }
+
+/**
+ * A message of a visitor or an agent made ready for the other side before it is stored: the language it was
+ * written in, its translation, or that the translator failed (the original is sent as it is).
+ */
+export interface MessageTranslation {
+  language: string | null;
+  translation: { text: string; language: string } | null;
+  failed: boolean;
+}
+
+/** The columns a message's translation is stored in. */
+const translationColumns = (row: ConversationRow, translation: MessageTranslation | null | undefined) => ({
+  language: translation?.language ?? row.language,
+  translatedText: translation?.translation?.text ?? null,
+  translatedLanguage: translation?.translation?.language ?? null,
+  translationFailed: translation?.failed ?? false,
+});
 
 /** 1 for the next to be answered: the queued conversations of the tenant that waited at least as long. */
 async function queuePosition(db: Executor, row: ConversationRow): Promise<number | null> {
@@ -76,7 +103,13 @@ export async function statusOf(db: Executor, row: ConversationRow): Promise<Conv
 export async function addMessage(
   tx: Tx,
   row: ConversationRow,
-  message: { role: 'agent' | 'system' | 'visitor'; text: string; authorId?: string; authorName?: string },
+  message: {
+    role: 'agent' | 'system' | 'visitor';
+    text: string;
+    authorId?: string;
+    authorName?: string;
+    translation?: MessageTranslation | null;
+  },
 ): Promise<LiveMessage> {
   const createdAt = new Date();
   const [stored] = await tx
@@ -90,7 +123,7 @@ export async function addMessage(
       text: message.text,
       authorId: message.authorId ?? null,
       authorName: message.authorName ?? null,
-      language: row.language,
+      ...translationColumns(row, message.translation),
       createdAt,
     })
     .returning();
@@ -207,17 +240,51 @@ async function answeredBy(tx: Tx, agent: InboxAgent, id: string): Promise<Conver
   return row;
 }
 
-/** A message of the agent to the visitor; null when it is not a conversation of the agent's tenant. */
+/** Makes a message ready for the other side (translates it), given the conversation it goes to. */
+export type PrepareMessage = (row: ConversationRow) => Promise<MessageTranslation | null>;
+
+/**
+ * The agent's message made ready before its transaction: a translator may take seconds, and the conversation is not
+ * kept locked meanwhile. Nothing is prepared unless the agent answers the conversation now; the transaction checks
+ * that again.
+ */
+async function preparedBeforeStoring(
+  db: Db,
+  agent: InboxAgent,
+  id: string,
+  prepare: PrepareMessage,
+): Promise<MessageTranslation | null> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.tenantId, agent.tenantId), eq(conversations.id, id)))
+    .limit(1);
+  if (row?.state !== 'agent' || row.agentId !== agent.userId) return null;
+  return prepare(row);
+}
+
+/**
+ * A message of the agent to the visitor, made ready by `prepare` first (outside the transaction); null when it is not
+ * a conversation of the agent's tenant.
+ */
 export async function agentSays(
   db: Db,
   agent: InboxAgent,
   id: string,
   text: string,
+  prepare?: PrepareMessage,
 ): Promise<LiveMessage | null> {
+  const translation = prepare ? await preparedBeforeStoring(db, agent, id, prepare) : null;
   return db.transaction(async (tx) => {
     const row = await answeredBy(tx, agent, id);
     if (!row) return null;
-    return addMessage(tx, row, { role: 'agent', text, authorId: agent.userId, authorName: agent.name });
+    return addMessage(tx, row, {
+      role: 'agent',
+      text,
+      authorId: agent.userId,
+      authorName: agent.name,
+      translation,
+    });
   });
 }
 
@@ -281,44 +348,39 @@ export async function closeConversation(
 
 /**
  * A visitor's message while a person holds the conversation (queued or answering): stored and relayed, never given
- * to the bot. Runs in the caller's transaction; the row must be locked by it. For a contact centre the message waits
- * as `pending` until the relay holding its session sent it (the stored event wakes that relay).
+ * to the bot, with its translation when one was made before the transaction. Runs in the caller's transaction; the
+ * row must be locked by it. For a contact centre the message waits as `pending` until the relay holding its session
+ * sent it (the stored event wakes that relay).
  */
 export async function visitorSaysToAgent(
   tx: Tx,
   row: ConversationRow,
-  message: { id: string; text: string; at: Date },
+  message: { id: string; text: string; at: Date; translation?: MessageTranslation | null },
 ): Promise<void> {
   const [provider] = await tx
     .select({ id: liveProviderSessions.conversationId })
     .from(liveProviderSessions)
     .where(eq(liveProviderSessions.conversationId, row.id));
-  await tx.insert(conversationMessages).values({
-    ...(provider ? { delivery: 'pending' as const } : {}),
-    id: message.id,
-    tenantId: row.tenantId,
-    conversationId: row.id,
-    botId: row.botId,
-    role: 'visitor',
-    text: message.text,
-    language: row.language,
-    createdAt: message.at,
-  });
+  const [stored] = await tx
+    .insert(conversationMessages)
+    .values({
+      ...(provider ? { delivery: 'pending' as const } : {}),
+      id: message.id,
+      tenantId: row.tenantId,
+      conversationId: row.id,
+      botId: row.botId,
+      role: 'visitor',
+      text: message.text,
+      ...translationColumns(row, message.translation),
+      createdAt: message.at,
+    })
+    .returning();
   await tx
     .update(conversations)
     .set({ messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: message.at })
     .where(eq(conversations.id, row.id));
   await appendEvents(tx, row, [
-    {
-      type: 'message',
-      data: {
-        id: message.id,
-        role: 'visitor',
-        text: message.text,
-        author: null,
-        at: message.at.toISOString(),
-      },
-    },
+    { type: 'message', data: liveMessage(stored as NonNullable<typeof stored>) },
   ]);
 }
 

@@ -1,5 +1,6 @@
 import {
   AgentMessageBodySchema,
+  AgentPreferencesSchema,
   ErrorBodySchema,
   InboxConversationSchema,
   type InboxEvent,
@@ -10,6 +11,7 @@ import {
   InboxTranscriptSchema,
   LiveMessageSchema,
   NoQuerySchema,
+  UpdateAgentPreferencesBodySchema,
 } from '@omnibot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
@@ -20,6 +22,12 @@ import { openEventStream } from '../../lib/event-stream';
 import { sessionUser } from '../../lib/principal';
 import { type Identity, requirePrincipal } from '../auth/principal';
 import type { CaseSummaryWriter } from '../case-summaries/case-summaries.service';
+import {
+  agentLanguageOf,
+  agentTextForVisitor,
+  type LiveTranslationDeps,
+  saveAgentLanguage,
+} from './agent-translation';
 import {
   agentSays,
   claimConversation,
@@ -65,9 +73,9 @@ function agentOf(request: FastifyRequest): InboxAgent {
  */
 export async function inboxRoutes(
   app: FastifyInstance,
-  deps: { identity: Identity; bus: LiveBus; summaries: CaseSummaryWriter },
+  deps: { identity: Identity; bus: LiveBus; summaries: CaseSummaryWriter; translation: LiveTranslationDeps },
 ) {
-  const { identity, bus } = deps;
+  const { identity, bus, translation } = deps;
   const { db } = identity;
   // People answer visitors; an API credential is nobody who could.
   const signedIn = [requirePrincipal(identity, { allowAgent: true })];
@@ -95,6 +103,42 @@ export async function inboxRoutes(
         const agent = agentOf(request);
         return inboxSummary(db, agent.tenantId, agent.userId);
       },
+    );
+
+    r.get(
+      '/v1/inbox/preferences',
+      {
+        onRequest: signedIn,
+        schema: {
+          tags,
+          summary: "The caller's inbox preferences: the language visitors' messages are translated into",
+          querystring: NoQuerySchema,
+          response: { 200: AgentPreferencesSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const agent = agentOf(request);
+        return { language: await agentLanguageOf(db, agent.tenantId, agent.userId) };
+      },
+    );
+
+    r.put(
+      '/v1/inbox/preferences',
+      {
+        onRequest: signedIn,
+        config: { allowAgent: true },
+        schema: {
+          tags,
+          summary:
+            "Sets the caller's language: visitors' messages are translated into it and the caller's replies from it, for bots that translate for their agents",
+          querystring: NoQuerySchema,
+          body: UpdateAgentPreferencesBodySchema,
+          response: { 200: AgentPreferencesSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        language: await saveAgentLanguage(db, agentOf(request), request.body.language),
+      }),
     );
 
     r.get(
@@ -189,7 +233,13 @@ export async function inboxRoutes(
         },
       },
       async (request, reply) => {
-        const message = found(await agentSays(db, agentOf(request), request.params.id, request.body.text));
+        const agent = agentOf(request);
+        const { text } = request.body;
+        const message = found(
+          await agentSays(db, agent, request.params.id, text, (row) =>
+            agentTextForVisitor(translation, agent, row, text),
+          ),
+        );
         return reply.status(201).send(message);
       },
     );

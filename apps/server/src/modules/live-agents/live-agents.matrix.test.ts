@@ -97,6 +97,23 @@ const ROUTES: Record<string, RouteRow> = {
     foreign: null,
     shows: (body) => typeof body.queued === 'number' && body.queued >= 1,
   },
+  'GET /v1/inbox/preferences': {
+    method: 'GET',
+    path: () => '/v1/inbox/preferences',
+    prepare: 'queued',
+    own: READ,
+    foreign: null,
+    shows: (body) => typeof body.language === 'string',
+  },
+  'PUT /v1/inbox/preferences': {
+    method: 'PUT',
+    path: () => '/v1/inbox/preferences',
+    prepare: 'queued',
+    body: { language: 'de' },
+    own: READ,
+    foreign: null,
+    shows: (body) => body.language === 'de',
+  },
   'GET /v1/inbox/:p': {
     method: 'GET',
     path: (id) => `/v1/inbox/${id}`,
@@ -149,7 +166,14 @@ const ROUTES: Record<string, RouteRow> = {
 };
 
 const TENANT_TABLES = ['bots', 'conversations', 'conversation_messages'];
-const FINGERPRINTED = ['conversations', 'conversation_messages', 'conversation_events', 'bots', 'audit_log'];
+const FINGERPRINTED = [
+  'conversations',
+  'conversation_messages',
+  'conversation_events',
+  'bots',
+  'audit_log',
+  'agent_preferences',
+];
 /** The walk's time limit: each principal on each route with its own, unknown and another tenant's conversation. */
 const WALK_LIMIT_MS = timeLimit({ calls: PRINCIPALS.length * Object.keys(ROUTES).length * 3 * 3 });
 

@@ -17,6 +17,7 @@ import { openEventStream, wantsEventStream } from '../../lib/event-stream';
 import { refuseLongText } from '../../lib/visitor-text';
 import { recordBotOrigin } from '../bots/bot-origins';
 import { engineFor } from '../bots/bot-engine';
+import { type LiveTranslationDeps, visitorTextForAgent } from '../live-agents/agent-translation';
 import { handoverClosed, personHoldsEngine } from '../live-agents/handover.service';
 import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
@@ -56,6 +57,8 @@ export interface VisitorRoutesDeps {
   summaries: CaseSummaryWriter;
   /** Told when a turn handed the conversation to a contact centre, so its session starts at once. */
   relay: Pick<ProviderRelay, 'wake'> | null;
+  /** Translation of a message for the person holding the conversation. */
+  liveTranslation: LiveTranslationDeps;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -105,7 +108,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
             ? null
             : await conversationOf(db, tokens, bot, body.conversationToken);
         await access.limitVisitor(request, 'intent', conversation?.id ?? null);
-        const turn = startTurn(tokens, {
+        const started = startTurn(tokens, {
           bot,
           conversation,
           text: body.text,
@@ -115,6 +118,14 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
         if (conversation?.state === 'closed') throw handoverClosed();
         // While a person holds the conversation the message goes to them: no engine is asked (storeTurn relays it).
         const heldByPerson = conversation !== null && conversation.state !== 'bot';
+        // Translated for the person before the turn is stored, so the conversation is never locked while it waits.
+        const turn =
+          heldByPerson && conversation !== null
+            ? {
+                ...started,
+                translation: await visitorTextForAgent(deps.liveTranslation, bot, conversation, started.text),
+              }
+            : started;
         const history = conversation === null || heldByPerson ? [] : await historyOf(db, conversation);
         const engine = heldByPerson ? personHoldsEngine : autoTranslating(speech, engineFor(answering, bot));
         const question = {

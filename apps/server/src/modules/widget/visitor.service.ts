@@ -26,6 +26,7 @@ import { recordBotOrigin } from '../bots/bot-origins';
 import {
   handoverClosed,
   lockedConversation,
+  type MessageTranslation,
   requestHandover,
   statusOf,
   visitorSaysToAgent,
@@ -128,6 +129,8 @@ export interface Turn {
   language: string;
   /** The allowed page origin the message came from, or null. */
   origin: string | null;
+  /** For the person holding the conversation: the message in their language, made before the turn is stored. */
+  translation?: MessageTranslation | null;
 }
 
 export function startTurn(
@@ -204,6 +207,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
           id: turn.visitorMessageId,
           text: turn.text,
           at: turn.receivedAt,
+          translation: turn.translation ?? null,
         });
         handover = await statusOf(tx, row);
         relayed = true;

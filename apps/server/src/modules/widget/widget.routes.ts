@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../../env';
 import type { FilesHandle } from '../files/files.module';
+import type { LiveTranslationDeps } from '../live-agents/agent-translation';
 import type { LiveBus } from '../live-agents/live-bus';
 import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
@@ -21,6 +22,8 @@ export interface WidgetDeps {
   answering: AnswerDeps;
   /** The bots' translators and voices. */
   speech: SpeechDeps;
+  /** Translation between visitors and the people answering them, for bots that ask for it. */
+  liveTranslation: LiveTranslationDeps;
   files: FilesHandle;
   /** What this process hears of live conversations (a person answering), from every process. */
   bus: LiveBus;
@@ -41,7 +44,14 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetDeps) {
   const { env, access, answering, speech, files } = deps;
   const { db } = answering;
   await widgetConfigRoutes(app, { db, access, files });
-  await visitorRoutes(app, { access, answering, speech, summaries: deps.summaries, relay: deps.relay });
+  await visitorRoutes(app, {
+    access,
+    answering,
+    speech,
+    summaries: deps.summaries,
+    relay: deps.relay,
+    liveTranslation: deps.liveTranslation,
+  });
   await visitorSpeechRoutes(app, { env, access, speech });
   await liveRoutes(app, { db, access, bus: deps.bus, summaries: deps.summaries, relay: deps.relay });
   await registerWidgetFiles(app, { db, widgetDir: deps.widgetDir });

@@ -5,10 +5,10 @@ import { Link } from 'react-router';
 import { ConfigFieldset } from '../../../components/access/config-fieldset';
 import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { FormActions } from '../../../components/forms/form-actions';
+import { languageOptions } from '../../../lib/languages';
 import { useCanConfigure } from '../../../lib/permissions';
 import { useRagOptions } from '../api/bots-api';
 import { botPaths } from '../utils/bot-paths';
-import { languageOptions } from '../utils/languages';
 import { useConfigForm } from '../utils/use-config-form';
 import { TranslationSection } from './bot-config/translation-section';
 

@@ -1,5 +1,7 @@
 import {
   type AgentMessageBody,
+  AgentPreferencesSchema,
+  type UpdateAgentPreferencesBody,
   InboxConversationSchema,
   InboxListSchema,
   type InboxConversation,
@@ -18,6 +20,7 @@ export const inboxKeys = {
   summary: () => [...inboxKeys.all, 'summary'] as const,
   list: () => [...inboxKeys.all, 'list'] as const,
   transcript: (id: string) => [...inboxKeys.all, 'transcript', id] as const,
+  preferences: () => [...inboxKeys.all, 'preferences'] as const,
 };
 
 const base = '/v1/inbox';
@@ -25,6 +28,10 @@ const of = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 export const inboxApi = {
   summary: (signal?: AbortSignal) => api.get(`${base}/summary`, { schema: InboxSummarySchema, signal }),
+  preferences: (signal?: AbortSignal) =>
+    api.get(`${base}/preferences`, { schema: AgentPreferencesSchema, signal }),
+  savePreferences: (body: UpdateAgentPreferencesBody) =>
+    api.put(`${base}/preferences`, body, { schema: AgentPreferencesSchema }),
   list: (signal?: AbortSignal) => api.get(base, { schema: InboxListSchema, signal }),
   transcript: (id: string, signal?: AbortSignal) =>
     api.get(of(id), { schema: InboxTranscriptSchema, signal }),
@@ -112,5 +119,18 @@ export function useSendAgentMessage(conversationId: string) {
       await queryClient.invalidateQueries({ queryKey: inboxKeys.list() });
     },
     onError: () => refreshInbox(queryClient, conversationId),
+  });
+}
+
+/** The signed-in person's inbox preferences: the language visitors' messages are translated into for them. */
+export const useAgentPreferences = () =>
+  useQuery({ queryKey: inboxKeys.preferences(), queryFn: ({ signal }) => inboxApi.preferences(signal) });
+
+/** Saves the person's language; the next translated messages come in it. */
+export function useUpdateAgentPreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: inboxApi.savePreferences,
+    onSuccess: (saved) => queryClient.setQueryData(inboxKeys.preferences(), saved),
   });
 }

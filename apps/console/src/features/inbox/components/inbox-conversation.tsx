@@ -19,6 +19,7 @@ import { LoadError } from '../../../components/forms/form-skeleton';
 import { CaseSummaryPanel } from '../../../components/ui/case-summary-panel';
 import { notifyError, notifySuccess } from '../../../components/ui/notify';
 import { formatDateTime } from '../../../lib/dates';
+import { languageName } from '../../../lib/languages';
 import {
   useClaimConversation,
   useCloseConversation,
@@ -28,6 +29,35 @@ import {
 import { authorOf, isMine, STATE_COLORS, stateLabel } from '../utils/inbox-values';
 import { AgentComposer } from './agent-composer';
 import classes from './inbox.module.css';
+
+/**
+ * What the agent reads first: a visitor's message in the agent's language when it was translated, with the visitor's
+ * own words beneath; an agent's message as they wrote it, with what the visitor received beneath.
+ */
+function MessageText({ message }: { message: LiveMessage }) {
+  const { translation, language } = message;
+  const from = language === undefined ? 'the visitor' : languageName(language);
+  return (
+    <>
+      <Text size="sm">{message.role === 'visitor' && translation ? translation.text : message.text}</Text>
+      {translation && message.role === 'visitor' && (
+        <Text size="xs" c="dimmed" data-testid="original">
+          Original ({from}): {message.text}
+        </Text>
+      )}
+      {translation && message.role === 'agent' && (
+        <Text size="xs" c="dimmed" data-testid="sent-translation">
+          The visitor reads ({languageName(translation.language)}): {translation.text}
+        </Text>
+      )}
+      {message.untranslated === true && (
+        <Text size="xs" c="orange">
+          Not translated: the translator did not answer, so the original was sent.
+        </Text>
+      )}
+    </>
+  );
+}
 
 function MessageLine({ message }: { message: LiveMessage }) {
   if (message.role === 'system') {
@@ -47,7 +77,7 @@ function MessageLine({ message }: { message: LiveMessage }) {
           {formatDateTime(message.at)}
         </Text>
       </Group>
-      <Text size="sm">{message.text}</Text>
+      <MessageText message={message} />
     </Paper>
   );
 }

@@ -13,6 +13,7 @@ import {
   rememberNotifyChoice,
   showWaitingNotification,
 } from '../utils/new-conversation-alert';
+import { AgentLanguageSelect } from './agent-language-select';
 import { InboxConversationPanel } from './inbox-conversation';
 import { InboxList } from './inbox-list';
 import { NotifySwitch } from './notify-switch';
@@ -89,7 +90,10 @@ export function Inbox({ userId }: InboxProps) {
             ? 'Loading the conversations…'
             : `${items.filter((item) => item.state === 'queued').length} waiting, ${items.length} in all`}
         </Text>
-        <NotifySwitch checked={notify} onChange={onNotifyChange} />
+        <Group align="flex-start" gap="md" wrap="wrap" style={{ flex: '1 1 20rem' }} justify="flex-end">
+          <AgentLanguageSelect />
+          <NotifySwitch checked={notify} onChange={onNotifyChange} />
+        </Group>
       </Group>
       {list.isError && !items ? (
         <LoadError

@@ -114,6 +114,28 @@ describe('the translation section', () => {
     expect(patch.config.language).toMatchObject({ autoTranslate: true });
   });
 
+  it('turns on translation between visitors and agents once the bot has a translator', async () => {
+    const agentToggle = () => screen.getByRole('switch', { name: /translate live-agent conversations/i });
+    const { user, fetchMock } = await openTranslation(
+      botWith((config) => {
+        config.engines.translateEngine = 'libretranslate';
+      }),
+    );
+    expect(agentToggle()).toBeDisabled();
+    expect(screen.getByText('Enter the address of the LibreTranslate server first.')).toBeInTheDocument();
+    await fill(
+      user,
+      screen.getByRole('textbox', { name: /^libretranslate address/i }),
+      'https://translate.example.com',
+    );
+    expect(agentToggle()).toBeEnabled();
+    await user.click(agentToggle());
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(sentBodies<Patch>(fetchMock, 'PATCH')[0]);
+    expect(patch.config.language).toMatchObject({ autoAgentTranslate: true });
+  });
+
   it('says the answering chat model translates for a chat-model bot', async () => {
     await openTranslation(
       botWith((config) => {

@@ -143,6 +143,13 @@ export function TranslationSection({ form }: { form: ConfigForm }) {
         key={form.key('language.autoTranslate')}
         {...form.getInputProps('language.autoTranslate', { type: 'checkbox' })}
       />
+      <Switch
+        label="Translate live-agent conversations"
+        description="When a person answers, the visitor's messages reach them in their own language and their replies reach the visitor in theirs; both texts are kept."
+        disabled={reason !== null}
+        key={form.key('language.autoAgentTranslate')}
+        {...form.getInputProps('language.autoAgentTranslate', { type: 'checkbox' })}
+      />
     </Stack>
   );
 }

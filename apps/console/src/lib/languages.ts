@@ -28,3 +28,16 @@ export function languageOptions(current: string) {
     ? options
     : [...options, { value: current, label: current }];
 }
+
+const names = new Map<string, string>(LANGUAGES);
+
+/** A language's name in English ("French" for fr); the code itself when the browser knows no name for it. */
+export function languageName(code: string): string {
+  const known = names.get(code);
+  if (known !== undefined) return known;
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
