@@ -26,3 +26,4 @@ export * from './language-code';
 export * from './links';
 export * from './sse';
 export * from './live-agents';
+export * from './schedules';
