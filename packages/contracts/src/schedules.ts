@@ -200,7 +200,7 @@ export const UpdateScheduleBodySchema = z.strictObject({
 });
 export type UpdateScheduleBody = z.input<typeof UpdateScheduleBodySchema>;
 
-export const ScheduleIdParamsSchema = z.strictObject({ id: z.uuid('Schedule not found') });
+export const ScheduleIdParamsSchema = z.object({ id: z.uuid('Unknown schedule id') });
 
 export const ScheduleListQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -440,7 +440,7 @@ describe('hand-over out of hours', () => {
   });
 
   it('offers no person out of hours, and none without live agents whatever the hours', () => {
-    expect(offersHandover(handsOver.engines.enableliveagent ? handsOver : defaults, true)).toBe(true);
+    expect(offersHandover(handsOver, true)).toBe(true);
     expect(offersHandover(handsOver, false)).toBe(false);
     expect(offersHandover(defaults, true)).toBe(false);
   });

@@ -18,3 +18,4 @@ export * from './conversations';
 export * from './bot-tests';
 export * from './bot-templates';
 export * from './integrations';
+export * from './schedules';

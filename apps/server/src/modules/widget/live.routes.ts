@@ -20,6 +20,7 @@ import { openEventStream } from '../../lib/event-stream';
 import { requestHandover, statusOf } from '../live-agents/handover.service';
 import type { LiveBus } from '../live-agents/live-bus';
 import { eventsAfter, notifyTyping } from '../live-agents/live-events';
+import { handoverHours } from './handover-hours';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
 import { widgetPreflights } from './widget-preflight';
@@ -90,6 +91,10 @@ export async function liveRoutes(app: FastifyInstance, deps: { db: Db; access: W
         const { bot, conversation } = await visitorConversation(request, reply, request.body, 'handover');
         if (!offersHandover(bot.config)) {
           throw new AppError(409, 'handover/not-offered', LIVE_AGENT_ERRORS['handover/not-offered']);
+        }
+        // Out of business hours nobody is there to answer: the visitor reads the bot's offline text, nothing changes.
+        if (!(await handoverHours(db, bot)).inHours) {
+          throw new AppError(409, 'handover/out-of-hours', bot.config.engines.offlineText);
         }
         return requestHandover(db, conversation, 'visitor');
       },
