@@ -14,6 +14,8 @@ export const botPaths = {
   preview: (botId: string) => `/widget/?${new URLSearchParams({ preview: '1', bot: botId }).toString()}`,
   rags: '/rag',
   gallery: '/bot/gallery',
+  /** Where business hours are added for a bot's hand-over. */
+  schedules: '/schedule/add',
 };
 
 /** The embed snippet a customer pastes into its pages. */

@@ -1,9 +1,9 @@
-import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
+import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { BOT_ENGINES, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
-import { useChatModelOptions, usePromptOptions, useRagOptions } from '../../api/bots-api';
+import { useChatModelOptions, usePromptOptions, useRagOptions, useScheduleOptions } from '../../api/bots-api';
 import { botPaths } from '../../utils/bot-paths';
 import type { ConfigForm } from './config-editor-context';
 import { FlagField } from './config-fields';
@@ -41,6 +41,7 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
   const rags = useRagOptions(hasOmnirag);
   const prompts = usePromptOptions();
   const models = useChatModelOptions();
+  const schedules = useScheduleOptions();
   const engineOptions = withCurrent(
     ENGINE_OPTIONS,
     engines.botEngine,
@@ -181,7 +182,40 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
             key={form.key('engines.handoverAfterFallbacks')}
             {...form.getInputProps('engines.handoverAfterFallbacks')}
           />
+          <Select
+            label="Business hours"
+            description="A person is offered only while this schedule is open. None: at any time."
+            placeholder={schedules.isPending ? 'Loading schedules…' : 'At any time'}
+            data={withCurrent(
+              (schedules.data?.items ?? []).map((schedule) => ({ value: schedule.id, label: schedule.name })),
+              engines.schedule_id,
+              'No longer available',
+            )}
+            searchable
+            clearable
+            nothingFoundMessage="No schedule with that name"
+            key={form.key('engines.schedule_id')}
+            {...form.getInputProps('engines.schedule_id')}
+          />
+          <Textarea
+            label="Offline text"
+            description="Shown instead of “Talk to an agent” while the schedule is closed."
+            rows={2}
+            resize="vertical"
+            maxLength={WIDGET_TEXT_MAX}
+            key={form.key('engines.offlineText')}
+            {...form.getInputProps('engines.offlineText')}
+          />
         </SimpleGrid>
+      )}
+      {engines.enableliveagent && schedules.data?.items.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No schedule yet: a person is offered at any time.{' '}
+          <Anchor component={Link} to={botPaths.schedules} inherit>
+            Add business hours
+          </Anchor>{' '}
+          to offer one only while your team works.
+        </Text>
       )}
     </Stack>
   );
