@@ -1,12 +1,14 @@
-import type { Bot } from '@omnibot/contracts';
+import type { Bot, Schedule } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../../test/bot-fixture';
 import { defined } from '../../../../test/defined';
 import { json, stubAuthApi } from '../../../../test/fake-auth-api';
+import { fill } from '../../../../test/fill';
 import { CHAT_MODEL, listOf, RAG, RAG_ID } from '../../../../test/rag-fixture';
 import { renderRoute } from '../../../../test/render';
+import { SCHEDULE, SCHEDULE_ID } from '../../../../test/schedule-fixture';
 import { BotConfigEditor } from '../bot-config-editor';
 
 const STALE_ID = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
@@ -17,7 +19,10 @@ function botWith(change: (config: Bot['config']) => void): Bot {
   return bot;
 }
 
-async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], features = ['omnirag'] } = {}) {
+async function openEngines(
+  bot: Bot,
+  { rags = [RAG], models = [CHAT_MODEL], features = ['omnirag'], schedules = [] as Schedule[] } = {},
+) {
   let current = bot;
   const { fetchMock } = stubAuthApi({
     signedIn: true,
@@ -28,6 +33,7 @@ async function openEngines(bot: Bot, { rags = [RAG], models = [CHAT_MODEL], feat
       }
       if (path === '/v1/rags') return listOf(rags);
       if (path === '/v1/prompts') return listOf([]);
+      if (path === '/v1/schedules') return listOf(schedules);
       if (path === '/v1/models/available') return json(200, { items: models });
       return undefined;
     },
@@ -164,5 +170,32 @@ describe('the engines section', () => {
     await user.clear(fallbacks);
     await user.type(fallbacks, '-7');
     expect(fallbacks).toHaveValue('7');
+  });
+
+  const liveBot = () =>
+    botWith((config) => {
+      config.engines.enableliveagent = true;
+      config.engines.liveagent = 'inbox';
+    });
+
+  it('says a person is offered at any time while the organisation has no schedule', async () => {
+    await openEngines(liveBot());
+    expect(await screen.findByText(/No schedule yet: a person is offered at any time/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add business hours' })).toHaveAttribute('href', '/schedule/add');
+  });
+
+  it('follows business hours: saves the schedule picked and the offline text', async () => {
+    const user = await openEngines(liveBot(), { schedules: [SCHEDULE] });
+    await user.click(await screen.findByRole('combobox', { name: /business hours/i }));
+    await user.click(await screen.findByRole('option', { name: 'Support hours' }));
+    const offline = screen.getByRole('textbox', { name: /offline text/i });
+    await user.clear(offline);
+    await fill(user, offline, 'Back at nine.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(
+      sentBodies<{ config: Record<string, Record<string, unknown>> }>(user.fetchMock, 'PATCH')[0],
+    );
+    expect(patch.config.engines).toMatchObject({ schedule_id: SCHEDULE_ID, offlineText: 'Back at nine.' });
   });
 });
