@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Badge,
   Box,
   Group,
   Paper,
@@ -14,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type CalendarDay, type Schedule, WEEKDAY_LABELS, WEEKDAYS } from '@omnibot/contracts';
-import { IconChevronLeft, IconChevronRight, IconClockHour4 } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconClockHour4, IconFlag } from '@tabler/icons-react';
 import { LoadError } from '../../../components/forms/form-skeleton';
 import { useScheduleCalendar } from '../api/schedules-api';
 import { monthTitle, rangeText, shiftMonth } from '../utils/schedule-form';
@@ -31,9 +30,17 @@ function DayContent({ day }: { day: CalendarDay }) {
   return (
     <Stack gap={2}>
       {day.label !== null && (
-        <Badge variant="filled" color="orange" size="sm" style={{ maxWidth: '100%' }}>
-          {day.label}
-        </Badge>
+        <Group gap={4} wrap="nowrap" align="flex-start">
+          <IconFlag
+            size={12}
+            color="var(--mantine-color-orange-6)"
+            aria-hidden="true"
+            style={{ flexShrink: 0, marginTop: 2 }}
+          />
+          <Text size="xs" fw={700} style={{ overflowWrap: 'anywhere' }}>
+            {day.label}
+          </Text>
+        </Group>
       )}
       {day.ranges.length === 0 ? (
         <Text size="xs" c="dimmed">

@@ -50,7 +50,7 @@ describe('ScheduleForm', () => {
     const user = userEvent.setup();
     renderRoute(<ScheduleForm onSaved={vi.fn()} />);
     await fill(user, screen.getByRole('textbox', { name: /^name/i }), 'Overlap');
-    await user.click(screen.getByRole('button', { name: 'Tuesday: add a range' }));
+    await user.click(screen.getByRole('button', { name: 'Add range: Tuesday' }));
     await user.click(screen.getByRole('button', { name: 'Add schedule' }));
     expect(await screen.findByText('The ranges of a day overlap; join them into one.')).toBeInTheDocument();
     expect(api.calls().some((call) => call.startsWith('POST /v1/schedules'))).toBe(false);

@@ -123,7 +123,7 @@ function RangesField({ form, path, label }: { form: ScheduleForm; path: string; 
           leftSection={<IconPlus size={14} aria-hidden="true" />}
           onClick={() => form.insertListItem(path, { from: '09:00', to: '17:00' })}
           style={{ alignSelf: 'flex-start' }}
-          aria-label={`${label}: add a range`}
+          aria-label={`Add range: ${label}`}
         >
           Add range
         </Button>
@@ -234,14 +234,7 @@ export function ScheduleForm({ schedule, onSaved, actions }: ScheduleFormProps) 
 
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
-      <form
-        noValidate
-        onSubmit={form.onSubmit(
-          (submitted) => void onSubmit(submitted),
-          () =>
-            notifyError(new Error('Some fields need attention; see the messages in red.'), 'Not saved yet'),
-        )}
-      >
+      <form noValidate onSubmit={form.onSubmit((submitted) => void onSubmit(submitted))}>
         <Stack gap="md">
           <TextInput
             label="Name"
