@@ -87,6 +87,7 @@ export const SERVER_MODULE_ORDER = [
   'knowledge',
   'indexes',
   'rag',
+  'schedules',
   'bots',
   'bot-templates',
   'bot-testing',

@@ -27,7 +27,8 @@ import { type FilesHandle, registerFiles } from './modules/files/files.module';
 import { healthRoutes } from './modules/health/health.routes';
 import { botTemplateRoutes } from './modules/bot-templates/bot-templates.routes';
 import { botRoutes } from './modules/bots/bots.routes';
-import { createBotSecrets } from './modules/bots/bots.service';
+import { botsUsingSchedules, createBotSecrets } from './modules/bots/bots.service';
+import { scheduleRoutes } from './modules/schedules/schedules.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { botTestingRoutes } from './modules/bot-testing/bot-testing.routes';
 import { startBotTesting } from './modules/bot-testing/bot-test-runner';
@@ -315,6 +316,10 @@ export async function buildApp({
     identity,
     answering: { ...answering, recorder: answerRecorder },
     answerRateLimit: env.RAG_ANSWER_RATE_LIMIT,
+  });
+  await scheduleRoutes(app, {
+    identity,
+    botsUsing: (tenantId, scheduleIds) => botsUsingSchedules(db, tenantId, scheduleIds),
   });
   await botRoutes(app, { identity, botSecrets, files });
   await dashboardRoutes(app, {

@@ -134,6 +134,13 @@ const BOT_ERRORS = {
   'bot/liveagent-integration-mismatch':
     "The contact-centre integration is for another provider than the bot's live-agent provider.",
   'bot/not-an-image': 'Only an image or a sound can be shown in the widget.',
+  'bot/unknown-schedule': 'The schedule does not exist in your organisation.',
+} as const;
+
+/** Refusals of the schedule (business hours) routes beyond the general ones. */
+const SCHEDULE_ERRORS = {
+  'schedule/name-taken': 'Another schedule of your organisation already has this name.',
+  'schedule/in-use': 'Bots use this schedule for hand-over; pick another schedule for them first.',
 } as const;
 
 /** Refusals of a bot's test suite routes beyond the general ones. */
@@ -182,6 +189,7 @@ export const WIDGET_ERRORS = {
 export const LIVE_AGENT_ERRORS = {
   'handover/not-offered': 'This bot does not hand over to a person.',
   'handover/closed': 'This conversation has ended; start a new one.',
+  'handover/out-of-hours': 'No agent is available outside business hours.',
   'inbox/already-claimed': 'Another agent already answers this conversation.',
   'inbox/not-waiting': 'This conversation is not waiting for a person.',
   'inbox/not-yours': 'You do not answer this conversation; claim it first.',
@@ -224,6 +232,7 @@ export type ErrorCode =
   | keyof typeof BOT_TEST_ERRORS
   | keyof typeof BOT_TEMPLATE_ERRORS
   | keyof typeof INTEGRATION_ERRORS
+  | keyof typeof SCHEDULE_ERRORS
   | keyof typeof LIVE_AGENT_ERRORS
   | keyof typeof CASE_SUMMARY_ERRORS
   | keyof typeof CLIENT_ERRORS;
@@ -255,6 +264,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, string>> = {
   ...BOT_TEST_ERRORS,
   ...BOT_TEMPLATE_ERRORS,
   ...INTEGRATION_ERRORS,
+  ...SCHEDULE_ERRORS,
   ...LIVE_AGENT_ERRORS,
   ...CASE_SUMMARY_ERRORS,
   ...CLIENT_ERRORS,

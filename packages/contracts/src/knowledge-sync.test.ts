@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isTimeZone } from './time-zone';
 import {
-  isTimeZone,
   nextSyncAt,
   type SourceSyncRun,
   SourceSyncScheduleSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from './time-zone';
 
 /** The weekdays a weekly re-sync can run on, Monday first. */
 export const SYNC_WEEKDAYS = [
@@ -11,17 +12,6 @@ export const SYNC_WEEKDAYS = [
   'sunday',
 ] as const;
 export type SyncWeekday = (typeof SYNC_WEEKDAYS)[number];
-
-/** Whether `name` is an IANA time zone this runtime knows (Europe/Berlin, America/New_York, UTC). */
-export function isTimeZone(name: string): boolean {
-  if (!/^[A-Za-z0-9_+\-/]{1,64}$/u.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The spelling the runtime gives a time zone ("europe/berlin" -> "Europe/Berlin"). */
 const canonicalTimeZone = (name: string) =>

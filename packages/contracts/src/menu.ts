@@ -150,7 +150,7 @@ export const MENU: readonly MenuSectionDefinition[] = [
         link('account-credentials', 'Credentials', '/credential', 'key'),
         link('account-client-org', 'Client Org.', '/tenant', 'building-community', 'clientOrg'),
         link('account-subscription', 'Subscription', '/subscription', 'receipt', 'subscription'),
-        planned('account-scheduler', 'Scheduler', '/schedule', 'calendar-time'),
+        link('account-scheduler', 'Scheduler', '/schedule', 'calendar-time'),
         planned('account-settings', 'Settings', '/setting', 'settings'),
       ]),
       group('user', 'User', 'users', [link('user-users', 'Users', '/user', 'user')]),

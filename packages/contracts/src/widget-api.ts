@@ -156,6 +156,7 @@ const WidgetTextsSchema = z.object({
     recognitionUnavailable: z.string(),
   }),
   closeText: z.string(),
+  offlineText: z.string(),
 });
 
 /** A bot's widget texts in one language: `translated` false when they are the bot's own (its language, or no translator). */

@@ -457,3 +457,33 @@ describe('offersHandover', () => {
     expect(offersHandover(withId(true, 'elsewhere', ID))).toBe(false);
   });
 });
+
+describe('hand-over out of hours', () => {
+  const handsOver = WidgetConfigSchema.parse({
+    engines: { enableliveagent: true, liveagent: 'inbox', offlineText: 'Back at nine.' },
+  });
+
+  it('offers no person out of hours, and none without live agents whatever the hours', () => {
+    expect(offersHandover(handsOver, true)).toBe(true);
+    expect(offersHandover(handsOver, false)).toBe(false);
+    expect(offersHandover(defaults, true)).toBe(false);
+  });
+
+  it('projects the offline text only for a bot that hands over, and only out of hours', () => {
+    expect(publicWidgetConfig(handsOver).liveAgent).toEqual({ enabled: true, offlineText: null });
+    expect(publicWidgetConfig(handsOver, undefined, false).liveAgent).toEqual({
+      enabled: false,
+      offlineText: 'Back at nine.',
+    });
+    expect(publicWidgetConfig(defaults, undefined, false).liveAgent).toEqual({
+      enabled: false,
+      offlineText: null,
+    });
+  });
+
+  it('has a default offline text and takes a schedule id', () => {
+    expect(defaults.engines.offlineText).toMatch(/business hours/);
+    expect(defaults.engines.schedule_id).toBeNull();
+    expect(WidgetConfigSchema.safeParse({ engines: { schedule_id: 'not-an-id' } }).success).toBe(false);
+  });
+});

@@ -34,16 +34,25 @@ export const LIVE_AGENT_PROVIDERS = ['inbox', 'genesys', 'connect'] as const;
 const HANDOVER_PROVIDERS_WITH_INTEGRATION: ReadonlySet<string> = new Set(['genesys', 'connect']);
 
 /**
- * Whether a bot hands conversations to a person it can reach: live agents on, and either the built-in inbox or a
- * contact centre whose integration the bot names (a bot saved without one offers no person).
+ * Whether a bot hands conversations to a person it can reach: live agents on, either the built-in inbox or a
+ * contact centre whose integration the bot names (a bot saved without one offers no person), and (when the bot
+ * follows a schedule) `inHours`, whether the schedule is open now. Out of hours the widget offers no person.
  */
-export const offersHandover = (config: {
-  engines: { enableliveagent: boolean; liveagent: string; liveagent_integration_id?: string | null };
-}) =>
+export const offersHandover = (
+  config: {
+    engines: { enableliveagent: boolean; liveagent: string; liveagent_integration_id?: string | null };
+  },
+  inHours = true,
+) =>
+  inHours &&
   config.engines.enableliveagent &&
   (config.engines.liveagent === 'inbox' ||
     (HANDOVER_PROVIDERS_WITH_INTEGRATION.has(config.engines.liveagent) &&
       typeof config.engines.liveagent_integration_id === 'string'));
+
+/** What the widget says out of hours instead of offering a person, unless the bot's configuration says otherwise. */
+export const OFFLINE_TEXT_DEFAULT =
+  'Our agents are available during business hours. I am happy to keep helping you here in the meantime.';
 const VOICES = ['native', 'server'] as const;
 
 /** Named colours accepted besides #rgb and #rrggbb; anything else is refused so no CSS can be smuggled in. */
@@ -250,6 +259,10 @@ const WidgetEnginesSchema = z.object({
    * against the caller's tenant and the provider by the server.
    */
   liveagent_integration_id: optionalId('contact-centre integration'),
+  /** The business hours hand-over follows (from /schedule); none: a person is offered at any time. */
+  schedule_id: optionalId('schedule'),
+  /** What the widget shows instead of "Talk to an agent" while the schedule is closed. */
+  offlineText: text(WIDGET_TEXT_MAX, 'The offline text').default(OFFLINE_TEXT_DEFAULT),
   fallbackText: text(WIDGET_TEXT_MAX, 'The fallback text').default(
     "Sorry, I don't have an answer to that. Could you rephrase your question?",
   ),
@@ -619,7 +632,11 @@ export const PublicWidgetConfigSchema = z.object({
     msgRecvTone: true,
     voice: true,
   }),
-  liveAgent: z.object({ enabled: z.boolean() }),
+  /**
+   * `enabled`: "Talk to an agent" is offered now. `offlineText`: the bot hands over to a person, but not now (out of
+   * its business hours); the widget shows this text instead of offering one. Null otherwise.
+   */
+  liveAgent: z.object({ enabled: z.boolean(), offlineText: z.string().nullable() }),
   /** Which server services this bot offers; the widget hides translation and server voice when they are off. */
   services: z.object({ translate: z.boolean(), tts: z.boolean() }),
   appearance: WidgetAppearanceSchema,
@@ -640,13 +657,17 @@ export interface WidgetServices {
 export function publicWidgetConfig(
   config: WidgetConfig,
   services: WidgetServices = { translate: false, tts: false },
+  inHours = true,
 ): PublicWidgetConfig {
   return PublicWidgetConfigSchema.parse({
     identity: config.identity,
     language: config.language,
     welcome: config.welcome,
     behaviour: config.behaviour,
-    liveAgent: { enabled: offersHandover(config) },
+    liveAgent: {
+      enabled: offersHandover(config, inHours),
+      offlineText: offersHandover(config) && !inHours ? config.engines.offlineText : null,
+    },
     services,
     appearance: config.appearance,
     feedback: { ...config.feedback, disclaimer: shownDisclaimer(config) },

@@ -39,6 +39,8 @@ export interface WidgetTexts {
     recognitionUnavailable: string;
   };
   closeText: string;
+  /** What the widget says out of hours; '' when the bot hands over to nobody. */
+  offlineText: string;
 }
 
 /** The widget texts of a public configuration. */
@@ -58,6 +60,7 @@ export function widgetTextsOf(config: PublicWidgetConfig): WidgetTexts {
     },
     titles: { ...titles },
     closeText: launcher.openText,
+    offlineText: config.liveAgent.offlineText ?? '',
   };
 }
 
@@ -84,9 +87,13 @@ const pick = (translated: readonly string[], index: number, own: string) => {
  */
 export function withWidgetTexts(config: PublicWidgetConfig, texts: WidgetTexts): PublicWidgetConfig {
   const own = (value: string, translated: string) => (translated === '' ? value : translated);
-  const { identity, welcome, feedback, titles, launcher } = config;
+  const { identity, welcome, feedback, titles, launcher, liveAgent } = config;
   return {
     ...config,
+    liveAgent: {
+      ...liveAgent,
+      offlineText: liveAgent.offlineText === null ? null : own(liveAgent.offlineText, texts.offlineText),
+    },
     identity: { ...identity, description: own(identity.description, texts.description) },
     welcome: {
       ...welcome,

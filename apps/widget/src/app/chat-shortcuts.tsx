@@ -12,7 +12,10 @@ interface ChatShortcutsProps {
   onHandover: () => void;
 }
 
-/** What the visitor can pick instead of writing: the start suggestions and, with live agents, "Talk to an agent". */
+/**
+ * What the visitor can pick instead of writing: the start suggestions and, with live agents, "Talk to an agent"; out
+ * of business hours the bot's offline text in its place.
+ */
 export function ChatShortcuts({ config, suggesting, canHandover, onSend, onHandover }: ChatShortcutsProps) {
   const suggestions = config.welcome.start_suggestions;
   return (
@@ -24,6 +27,11 @@ export function ChatShortcuts({ config, suggesting, canHandover, onSend, onHando
           chips={suggestions.map((suggestion) => ({ label: suggestion, text: suggestion }))}
           onPick={onSend}
         />
+      )}
+      {config.liveAgent.offlineText !== null && canHandover && (
+        <p className="ob-offline" role="status">
+          {config.liveAgent.offlineText}
+        </p>
       )}
       {config.liveAgent.enabled && canHandover && (
         <div className="ob-actions">

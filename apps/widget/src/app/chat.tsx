@@ -179,6 +179,8 @@ export function Chat({
       if (token.current === undefined) return;
       const outcome = await person.requestHandover();
       if (outcome === 'not-offered') notice(NO_AGENT_TEXT);
+      // The hours closed since the configuration was read: the bot's offline text says when to come back.
+      else if (typeof outcome === 'object') notice(config.liveAgent.offlineText ?? outcome.outOfHours);
       else if (outcome === 'failed') notice(HANDOVER_FAILED_TEXT);
       else if (outcome === 'closed' && !again) {
         token.current = undefined;

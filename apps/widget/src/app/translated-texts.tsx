@@ -44,6 +44,7 @@ export function readWidgetTexts(body: unknown): WidgetTexts | null {
       recognitionUnavailable: textOf(titles.recognitionUnavailable),
     },
     closeText: textOf(texts.closeText),
+    offlineText: textOf(texts.offlineText),
   };
 }
 

@@ -64,7 +64,8 @@ export function withLiveMessage(list: ChatMessage[], message: LiveMessage): Chat
 }
 
 /** What the hand-over asked for came to: a person will answer, the bot has none, the conversation ended, or failed. */
-export type HandoverOutcome = 'live' | 'not-offered' | 'closed' | 'failed';
+/** How asking for a person ended; out of business hours with the text the bot says then. */
+export type HandoverOutcome = 'live' | 'not-offered' | 'closed' | 'failed' | { outOfHours: string };
 
 interface LiveConversationOptions {
   apiBase: string;
@@ -196,6 +197,8 @@ export function useLiveConversation({
       return 'live';
     } catch (error) {
       if (error instanceof ApiError && error.code === 'handover/not-offered') return 'not-offered';
+      if (error instanceof ApiError && error.code === 'handover/out-of-hours')
+        return { outOfHours: error.message };
       if (error instanceof ApiError && error.code === 'handover/closed') return 'closed';
       return 'failed';
     }

@@ -62,7 +62,7 @@ function hostile(payload: string): PublicWidgetConfig {
     },
     behaviour: { ...config.behaviour, microphone_enabled: true, speaker_enabled: true, msgRecvTone: payload },
     language: { ...config.language, autoTranslate: true },
-    liveAgent: { enabled: true },
+    liveAgent: { enabled: true, offlineText: null },
     feedback: {
       ...config.feedback,
       button1Text: payload,

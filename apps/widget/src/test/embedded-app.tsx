@@ -26,7 +26,11 @@ export function renderEmbedded(server: WidgetServer, botId: string, hostStorage:
     if (type === 'store' && chat !== undefined) hostStorage.set(botId, chat);
     const testBot = server.bots[botId];
     if (type === 'hello' && testBot !== undefined) {
-      const config = publicWidgetConfig(WidgetConfigSchema.parse(testBot.config), testBot.services);
+      const config = publicWidgetConfig(
+        WidgetConfigSchema.parse(testBot.config),
+        testBot.services,
+        testBot.inHours ?? true,
+      );
       queueMicrotask(() =>
         fromHost({ source: PROTOCOL_SOURCE, type: 'init', config, chat: hostStorage.get(botId) ?? null }),
       );

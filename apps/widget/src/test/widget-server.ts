@@ -64,6 +64,8 @@ export interface TestBot {
    * as its configuration says (offersHandover), false for a bot whose live agents were turned off since it loaded.
    */
   liveAgents?: boolean;
+  /** Within its business hours (true by default); outside them the configuration and POST /v1/handover say so. */
+  inHours?: boolean;
   /** Its conversations store no system message before a change of state (the real server stores one). */
   silentChanges?: boolean;
   /** Statuses to refuse the next openings of a conversation's event stream with, in order. */
@@ -233,7 +235,10 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
       if (request.method === 'GET' && config?.[1] !== undefined) {
         const bot = bots[decodeURIComponent(config[1])];
         if (bot === undefined) return json(404, { code: 'widget/bot-not-found', message: 'No such bot.' });
-        return json(200, publicWidgetConfig(WidgetConfigSchema.parse(bot.config), bot.services));
+        return json(
+          200,
+          publicWidgetConfig(WidgetConfigSchema.parse(bot.config), bot.services, bot.inHours ?? true),
+        );
       }
 
       // The widget's own texts, "translated" by marking each with the target language, as the real route does with
@@ -363,6 +368,11 @@ export async function startWidgetServer(bots: Record<string, TestBot>): Promise<
           return json(409, {
             code: 'handover/not-offered',
             message: 'This bot does not hand over to a person.',
+          });
+        if (bots[botId]?.inHours === false)
+          return json(409, {
+            code: 'handover/out-of-hours',
+            message: WidgetConfigSchema.parse(bots[botId]?.config).engines.offlineText,
           });
         if (conversation.state === 'closed')
           return json(409, {

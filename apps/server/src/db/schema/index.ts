@@ -20,3 +20,4 @@ export * from './bot-templates';
 export * from './integrations';
 export * from './case-summaries';
 export * from './agent-preferences';
+export * from './schedules';

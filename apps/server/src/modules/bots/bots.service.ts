@@ -12,7 +12,7 @@ import {
   WidgetConfigSchema,
   type WidgetConfigPatch,
 } from '@omnibot/contracts';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type BotRow, bots, prompts, rags } from '../../db/schema';
@@ -24,6 +24,7 @@ import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { actorId, type Principal } from '../../lib/principal';
 import { modelsOfferedTo } from '../models/models.service';
 import { integrationKindOf } from '../integrations/integrations.service';
+import { scheduleExists, type ScheduleUser } from '../schedules/schedules.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
 
 export const BOT_NOT_FOUND = 'Bot not found';
@@ -88,6 +89,8 @@ const liveAgentIntegrationMismatch = (provider: string, engine: string) =>
     `The contact-centre integration is for ${engine}, but the bot's live-agent provider is ${provider}; choose an integration of ${provider}.`,
     'bot/liveagent-integration-mismatch',
   );
+const unknownSchedule = () =>
+  badRequest('The schedule does not exist in your organisation.', 'bot/unknown-schedule');
 const unknownPrompt = () =>
   badRequest('The prompt does not exist in your organisation.', 'bot/unknown-prompt');
 
@@ -132,9 +135,11 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     prompt_id: promptId,
     speech_model_id: speechModelId,
     integration_id: integrationId,
+    schedule_id: scheduleId,
   } = config.engines;
-  const changed = (key: 'rag_id' | 'model_id' | 'prompt_id' | 'speech_model_id' | 'integration_id') =>
-    config.engines[key] !== null && config.engines[key] !== before?.engines[key];
+  const changed = (
+    key: 'rag_id' | 'model_id' | 'prompt_id' | 'speech_model_id' | 'integration_id' | 'schedule_id',
+  ) => config.engines[key] !== null && config.engines[key] !== before?.engines[key];
   if (changed('rag_id') && ragId !== null) {
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
       throw forbidden('Your organisation has no Omni RAG subscription for builtin answers.');
@@ -177,6 +182,29 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     if (integration?.kind !== 'ccaas') throw unknownLiveAgentIntegration();
     if (integration.engine !== liveagent) throw liveAgentIntegrationMismatch(liveagent, integration.engine);
   }
+  if (changed('schedule_id') && scheduleId !== null) {
+    if (!(await scheduleExists(db, principal.tenantId, scheduleId))) throw unknownSchedule();
+  }
+}
+
+/** The bots of a tenant whose hand-over follows each of the schedules `scheduleIds`. */
+export async function botsUsingSchedules(
+  db: Db,
+  tenantId: string,
+  scheduleIds: string[],
+): Promise<Map<string, ScheduleUser[]>> {
+  const users = new Map<string, ScheduleUser[]>();
+  if (scheduleIds.length === 0) return users;
+  const scheduleOf = sql<string>`${bots.config} -> 'engines' ->> 'schedule_id'`;
+  const rows = await db
+    .select({ id: bots.id, name: bots.name, scheduleId: scheduleOf })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), inArray(scheduleOf, scheduleIds)))
+    .orderBy(asc(bots.name), asc(bots.id));
+  for (const row of rows) {
+    users.set(row.scheduleId, [...(users.get(row.scheduleId) ?? []), { id: row.id, name: row.name }]);
+  }
+  return users;
 }
 
 const openRow = (deps: BotsDeps, row: BotRow): StoredBot => ({ row, config: deps.secrets.open(row.config) });

@@ -23,6 +23,7 @@ import { followConversation, type LiveBus } from '../live-agents/live-bus';
 import { notifyTyping } from '../live-agents/live-events';
 import type { ProviderRelay } from '../live-agents/provider-relay';
 import { providerTargetOf } from '../live-agents/provider-sessions';
+import { handoverHours } from './handover-hours';
 import { conversationOf } from './visitor.service';
 import type { WidgetAccess } from './widget-access';
 import { widgetPreflights } from './widget-preflight';
@@ -100,6 +101,10 @@ export async function liveRoutes(
         const { bot, conversation } = await visitorConversation(request, reply, request.body, 'handover');
         if (!offersHandover(bot.config)) {
           throw new AppError(409, 'handover/not-offered', LIVE_AGENT_ERRORS['handover/not-offered']);
+        }
+        // Out of business hours nobody is there to answer: the visitor reads the bot's offline text, nothing changes.
+        if (!(await handoverHours(db, bot)).inHours) {
+          throw new AppError(409, 'handover/out-of-hours', bot.config.engines.offlineText);
         }
         const status = await requestHandover(
           db,

@@ -23,6 +23,7 @@ import { AppError } from '../../lib/errors';
 import type { BotReply } from '../bots/bot-engine';
 import type { StoredBot } from '../bots/bots.service';
 import { recordBotOrigin } from '../bots/bot-origins';
+import { handoverHours } from './handover-hours';
 import {
   handoverClosed,
   lockedConversation,
@@ -181,6 +182,8 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     last: index === answer.messages.length - 1,
   }));
   const conversationRef = { tenantId, id: turn.conversationId };
+  // Out of business hours the bot neither offers a person nor hands the conversation to one.
+  const { inHours } = await handoverHours(db, bot);
   // Set when a person holds the conversation: the bot's answer is dropped, the visitor's message goes to them.
   let handover: ConversationStatus | undefined;
   let relayed = false;
@@ -263,7 +266,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     // The engine asked for a person, or the bot fell back as often in a row as its configuration allows.
     const after = bot.config.engines.handoverAfterFallbacks;
     const reason = answer.handoverRequested ? 'engine' : after > 0 && streak >= after ? 'fallbacks' : null;
-    if (reason !== null && offersHandover(bot.config)) {
+    if (reason !== null && offersHandover(bot.config, inHours)) {
       handover = await requestHandover(db, conversationRef, reason, tx, providerTargetOf(bot.config));
     }
   });
@@ -275,7 +278,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
       ? []
       : answer.sources.map((source) => ({ n: source.n, title: source.title, url: source.url })),
     fallback: relayed ? false : answer.fallback,
-    handoverOffered: relayed || handover !== undefined ? false : answer.handoverOffered,
+    handoverOffered: relayed || handover !== undefined || !inHours ? false : answer.handoverOffered,
     language,
     ...(handover === undefined ? {} : { handover }),
   };

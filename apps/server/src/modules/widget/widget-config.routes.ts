@@ -19,10 +19,21 @@ import { fileSecurityHeaders, isInlineType } from '../files/files.presenter';
 import { isWidgetImageType } from '../files/files.routes';
 import { getFile } from '../files/files.service';
 import { widgetServices } from '../speech/speech.service';
+import { handoverHours } from './handover-hours';
 import type { WidgetAccess } from './widget-access';
 
 /** Browsers and shared caches may keep the public configuration briefly, and must revalidate it after that. */
 export const WIDGET_CONFIG_CACHE_CONTROL = 'public, max-age=60, must-revalidate';
+
+const CONFIG_MAX_AGE_SECONDS = 60;
+
+/** The cache lifetime of a public configuration: a minute at most, and never past the next change of hours. */
+export function configCacheControl(nextChange: string | null, now: Date): string {
+  if (nextChange === null) return WIDGET_CONFIG_CACHE_CONTROL;
+  const seconds = Math.floor((new Date(nextChange).getTime() - now.getTime()) / 1000);
+  if (seconds >= CONFIG_MAX_AGE_SECONDS) return WIDGET_CONFIG_CACHE_CONTROL;
+  return `public, max-age=${String(Math.max(0, seconds))}, must-revalidate`;
+}
 
 /** Whether an If-None-Match header names `etag` (or is `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -66,14 +77,19 @@ export async function widgetConfigRoutes(
         },
       },
       async (request, reply) => {
-        const { row, config } = await access.resolveWidgetBot(request.params.botId);
+        const bot = await access.resolveWidgetBot(request.params.botId);
+        const { row, config } = bot;
         access.applyWidgetCors(request, reply, config);
-        const etag = botEtag(row);
-        reply.header('etag', etag).header('cache-control', WIDGET_CONFIG_CACHE_CONTROL);
+        const now = new Date();
+        const hours = await handoverHours(db, bot, now);
+        // Whether a person is offered changes with the business hours: it is part of the ETag, and no cache keeps
+        // the configuration past the next opening or closing.
+        const etag = hours.inHours ? botEtag(row) : botEtag(row).replace(/"$/u, '-offline"');
+        reply.header('etag', etag).header('cache-control', configCacheControl(hours.nextChange, now));
         if (matchesEtag(request.headers['if-none-match'], etag)) {
           return (reply as unknown as FastifyReply).status(304).send();
         }
-        return publicWidgetConfig(config, widgetServices(config));
+        return publicWidgetConfig(config, widgetServices(config), hours.inHours);
       },
     );
 

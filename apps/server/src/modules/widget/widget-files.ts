@@ -14,7 +14,8 @@ import {
 } from '../../plugins/compression';
 import { servableBot } from '../bots/bots.service';
 import { widgetServices } from '../speech/speech.service';
-import { matchesEtag, WIDGET_CONFIG_CACHE_CONTROL } from './widget-config.routes';
+import { configCacheControl, matchesEtag } from './widget-config.routes';
+import { handoverHours } from './handover-hours';
 
 /** The placeholder in the built loader that the per-bot boot JSON replaces (inside a JS string literal). */
 export const BOOT_TOKEN = '__OMNIBOT_BOOT__';
@@ -167,11 +168,11 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
    * draws anything. Compared in the page rather than by the Referer here: a page may send no Referer, and one
    * answer serves every site from shared caches.
    */
-  const loaderFor = (loader: string, row: BotRow) => {
+  const loaderFor = (loader: string, row: BotRow, inHours: boolean) => {
     const config: WidgetConfig = row.config;
     const boot = {
       botId: row.id,
-      config: publicWidgetConfig(config, widgetServices(config)),
+      config: publicWidgetConfig(config, widgetServices(config), inHours),
       allowedOrigins: config.install.allowedOrigins,
     };
     return loader.replace(BOOT_TOKEN, () => jsStringContent(boot));
@@ -181,20 +182,29 @@ export async function registerWidgetFiles(app: FastifyInstance, deps: { db: Db; 
     if (!build) return notBuilt(reply);
     const row = tokenCount === 1 ? await botFor(request.query) : null;
     const encoding = acceptedEncoding(request);
+    // The boot configuration offers a person only within the bot's business hours: their state is part of the
+    // ETag, and no cache keeps the script past the next opening or closing.
+    const now = new Date();
+    const hours = row ? await handoverHours(db, { row, config: row.config }, now) : null;
+    const offline = hours?.inHours === false ? '-offline' : '';
     const etag = encodedEtag(
-      row ? `"w-${build.loaderHash}-${row.id}-${row.configVersion}"` : `"w-${build.loaderHash}"`,
+      row ? `"w-${build.loaderHash}-${row.id}-${row.configVersion}${offline}"` : `"w-${build.loaderHash}"`,
       encoding,
     );
     varyOnEncoding(reply)
       .type('application/javascript; charset=utf-8')
       .header('etag', etag)
-      .header('cache-control', WIDGET_CONFIG_CACHE_CONTROL)
+      .header('cache-control', configCacheControl(hours?.nextChange ?? null, now))
       // Host pages on other sites load this script.
       .header('cross-origin-resource-policy', 'cross-origin');
     // Anyone can name any page here, so nothing is recorded: sites are recorded when the widget's frame starts a
     // conversation (allowed sites) or when the loader reports a site it may not run on (limited per address).
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    return sendEncoded(reply, row ? loaderFor(build.loader, row) : build.loader, encoding);
+    return sendEncoded(
+      reply,
+      row ? loaderFor(build.loader, row, hours?.inHours ?? true) : build.loader,
+      encoding,
+    );
   });
 
   const appPage = async (query: unknown, reply: FastifyReply) => {

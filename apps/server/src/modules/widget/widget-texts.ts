@@ -45,7 +45,8 @@ export function createWidgetTexts(deps: SpeechDeps & { log: FastifyBaseLogger })
 
   return async function widgetTextsFor(bot: StoredBot, language: string): Promise<WidgetTextsReply> {
     const { config, row } = bot;
-    const own = widgetTextsOf(publicWidgetConfig(config));
+    // Projected as out of hours, so the offline text of a bot that hands over is translated whatever the time.
+    const own = widgetTextsOf(publicWidgetConfig(config, undefined, false));
     const home = config.language.default_language;
     if (
       !config.language.autoTranslate ||

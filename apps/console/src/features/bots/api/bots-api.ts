@@ -12,6 +12,7 @@ import {
   IntegrationListSchema,
   PromptListSchema,
   RagListSchema,
+  ScheduleListSchema,
   type UpdateBotBody,
 } from '@omnibot/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,7 +26,8 @@ const botKeys = {
   detail: (id: string) => [...botKeys.all, 'detail', id] as const,
   origins: (id: string) => [...botKeys.detail(id), 'origins'] as const,
   /** What the engine settings offer to pick from: RAGs, prompts and chat models. */
-  options: (kind: 'rags' | 'prompts' | 'chat-models') => [...botKeys.all, 'options', kind] as const,
+  options: (kind: 'rags' | 'prompts' | 'chat-models' | 'schedules') =>
+    [...botKeys.all, 'options', kind] as const,
   /** The contact-centre integrations of one provider a bot may hand over to. */
   contactCentres: (engine: ContactCentreProvider) =>
     [...botKeys.all, 'options', 'contact-centres', engine] as const,
@@ -52,6 +54,8 @@ export const botsApi = {
     api.get(`${of(id)}/origins`, { schema: BotOriginListSchema, signal }),
   rags: (signal?: AbortSignal) => api.get('/v1/rags', { query: ALL, schema: RagListSchema, signal }),
   prompts: (signal?: AbortSignal) => api.get('/v1/prompts', { query: ALL, schema: PromptListSchema, signal }),
+  schedules: (signal?: AbortSignal) =>
+    api.get('/v1/schedules', { query: ALL, schema: ScheduleListSchema, signal }),
   chatModels: (signal?: AbortSignal) =>
     api.get('/v1/models/available', { query: { kind: 'chat' }, schema: AvailableModelListSchema, signal }),
   contactCentres: (engine: ContactCentreProvider, signal?: AbortSignal) =>
@@ -81,6 +85,10 @@ export const useRagOptions = (enabled = true) =>
 
 export const usePromptOptions = () =>
   useQuery({ queryKey: botKeys.options('prompts'), queryFn: ({ signal }) => botsApi.prompts(signal) });
+
+/** The business hours a bot's hand-over may follow. */
+export const useScheduleOptions = () =>
+  useQuery({ queryKey: botKeys.options('schedules'), queryFn: ({ signal }) => botsApi.schedules(signal) });
 
 export const useChatModelOptions = () =>
   useQuery({ queryKey: botKeys.options('chat-models'), queryFn: ({ signal }) => botsApi.chatModels(signal) });

@@ -10,6 +10,7 @@ const FIELD_OF_ERROR: Record<string, string> = {
   'bot/unknown-rag': 'engines.rag_id',
   'bot/unknown-model': 'engines.model_id',
   'bot/unknown-prompt': 'engines.prompt_id',
+  'bot/unknown-schedule': 'engines.schedule_id',
 };
 
 /** `config.identity.name: The name is required.` -> the field path and the message. */

@@ -1,13 +1,15 @@
-import type { Bot } from '@omnibot/contracts';
+import type { Bot, Schedule } from '@omnibot/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyPatch, BOT_ID, botSession, makeBot, sentBodies } from '../../../../test/bot-fixture';
 import { defined } from '../../../../test/defined';
 import { json, stubAuthApi } from '../../../../test/fake-auth-api';
+import { fill } from '../../../../test/fill';
 import { CHAT_MODEL, listOf, RAG, RAG_ID } from '../../../../test/rag-fixture';
 import { GENESYS_ID, GENESYS_INTEGRATION } from '../../../../test/integration-fixture';
 import { renderRoute } from '../../../../test/render';
+import { SCHEDULE, SCHEDULE_ID } from '../../../../test/schedule-fixture';
 import { BotConfigEditor } from '../bot-config-editor';
 
 const STALE_ID = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
@@ -25,6 +27,7 @@ async function openEngines(
     models = [CHAT_MODEL],
     features = ['omnirag'],
     contactCentres = [GENESYS_INTEGRATION],
+    schedules = [] as Schedule[],
   } = {},
 ) {
   let current = bot;
@@ -37,6 +40,7 @@ async function openEngines(
       }
       if (path === '/v1/rags') return listOf(rags);
       if (path === '/v1/prompts') return listOf([]);
+      if (path === '/v1/schedules') return listOf(schedules);
       if (path === '/v1/models/available') return json(200, { items: models });
       if (path === '/v1/integrations') return json(200, { items: contactCentres });
       return undefined;
@@ -218,5 +222,32 @@ describe('the engines section', () => {
       'href',
       '/bot/integration/add?kind=ccaas&engine=connect',
     );
+  });
+
+  const liveBot = () =>
+    botWith((config) => {
+      config.engines.enableliveagent = true;
+      config.engines.liveagent = 'inbox';
+    });
+
+  it('says a person is offered at any time while the organisation has no schedule', async () => {
+    await openEngines(liveBot());
+    expect(await screen.findByText(/No schedule yet: a person is offered at any time/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add business hours' })).toHaveAttribute('href', '/schedule/add');
+  });
+
+  it('follows business hours: saves the schedule picked and the offline text', async () => {
+    const user = await openEngines(liveBot(), { schedules: [SCHEDULE] });
+    await user.click(await screen.findByRole('combobox', { name: /business hours/i }));
+    await user.click(await screen.findByRole('option', { name: 'Support hours' }));
+    const offline = screen.getByRole('textbox', { name: /offline text/i });
+    await user.clear(offline);
+    await fill(user, offline, 'Back at nine.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(
+      sentBodies<{ config: Record<string, Record<string, unknown>> }>(user.fetchMock, 'PATCH')[0],
+    );
+    expect(patch.config.engines).toMatchObject({ schedule_id: SCHEDULE_ID, offlineText: 'Back at nine.' });
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
+import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { BOT_ENGINES, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import {
   useContactCentreOptions,
   usePromptOptions,
   useRagOptions,
+  useScheduleOptions,
 } from '../../api/bots-api';
 import { botPaths } from '../../utils/bot-paths';
 import type { ConfigForm } from './config-editor-context';
@@ -88,6 +89,7 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
   const rags = useRagOptions(hasOmnirag);
   const prompts = usePromptOptions();
   const models = useChatModelOptions();
+  const schedules = useScheduleOptions();
   const engineOptions = withCurrent(
     ENGINE_OPTIONS,
     engines.botEngine,
@@ -233,10 +235,43 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
             key={form.key('engines.handoverAfterFallbacks')}
             {...form.getInputProps('engines.handoverAfterFallbacks')}
           />
+          <Select
+            label="Business hours"
+            description="A person is offered only while this schedule is open. None: at any time."
+            placeholder={schedules.isPending ? 'Loading schedules…' : 'At any time'}
+            data={withCurrent(
+              (schedules.data?.items ?? []).map((schedule) => ({ value: schedule.id, label: schedule.name })),
+              engines.schedule_id,
+              'No longer available',
+            )}
+            searchable
+            clearable
+            nothingFoundMessage="No schedule with that name"
+            key={form.key('engines.schedule_id')}
+            {...form.getInputProps('engines.schedule_id')}
+          />
+          <Textarea
+            label="Offline text"
+            description="Shown instead of “Talk to an agent” while the schedule is closed."
+            rows={2}
+            resize="vertical"
+            maxLength={WIDGET_TEXT_MAX}
+            key={form.key('engines.offlineText')}
+            {...form.getInputProps('engines.offlineText')}
+          />
         </SimpleGrid>
       )}
       {engines.enableliveagent && engines.liveagent !== 'inbox' && (
         <ContactCentrePicker key={engines.liveagent} form={form} provider={engines.liveagent} />
+      )}
+      {engines.enableliveagent && schedules.data?.items.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No schedule yet: a person is offered at any time.{' '}
+          <Anchor component={Link} to={botPaths.schedules} inherit>
+            Add business hours
+          </Anchor>{' '}
+          to offer one only while your team works.
+        </Text>
       )}
     </Stack>
   );
