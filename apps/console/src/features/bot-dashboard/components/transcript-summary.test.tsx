@@ -10,7 +10,7 @@ import {
   SUMMARY,
   TRANSCRIPT,
 } from '../../../test/bot-dashboard-fixture';
-import { makeCaseSummary, UNBROKEN } from '../../../test/case-summary-fixture';
+import { makeCaseSummary, MASKED_CARD, UNBROKEN } from '../../../test/case-summary-fixture';
 import { json, stubAuthApi } from '../../../test/fake-auth-api';
 import { listOf } from '../../../test/rag-fixture';
 import { renderRoute } from '../../../test/render';
@@ -63,7 +63,7 @@ describe('the case summaries in the dashboard transcript', () => {
         .getAllByRole('term')
         .map((term) => term.textContent),
     ).toEqual(['Issue', 'Bot answered', 'Still open', 'Sentiment']);
-    expect(handover).toHaveTextContent('My card **** **** **** 1111 was charged twice for order 5521.');
+    expect(handover).toHaveTextContent(`My card ${MASKED_CARD} was charged twice for order 5521.`);
     expect(handover).toHaveTextContent(/At hand-over · from the transcript · /);
     const close = within(drawer).getByRole('region', { name: 'Case summary at close' });
     expect(

@@ -1,7 +1,7 @@
 import type { CaseSummary, InboxTranscript } from '@omnibot/contracts';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeCaseSummary, UNBROKEN } from '../../../test/case-summary-fixture';
+import { makeCaseSummary, MASKED_CARD, MASKED_EMAIL, UNBROKEN } from '../../../test/case-summary-fixture';
 import { stubAuthApi } from '../../../test/fake-auth-api';
 import {
   FakeEventSource,
@@ -53,9 +53,9 @@ describe('the case summary in the inbox header', () => {
       .getAllByRole('definition')
       .map((value) => value.textContent);
     expect(definitions).toEqual([
-      'My card **** **** **** 1111 was charged twice for order 5521.',
+      `My card ${MASKED_CARD} was charged twice for order 5521.`,
       'Double charges are refunded within five working days.',
-      '"Can you send the confirmation to ****?" The visitor asked for a person.',
+      `"Can you send the confirmation to ${MASKED_EMAIL}?" The visitor asked for a person.`,
       'negative',
     ]);
     expect(summary).toHaveTextContent(/At hand-over · from the transcript · /);
