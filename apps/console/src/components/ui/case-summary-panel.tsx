@@ -14,7 +14,10 @@ const SENTIMENT_COLORS: Record<CaseSummarySentiment, string> = {
   negative: 'red',
 };
 
-/** A case summary: its sections as labelled lines, who wrote it (a model or the transcript) and when. */
+/**
+ * A case summary: its sections as labelled lines, who wrote it (a model or the transcript) and when. A summary with
+ * no section to show draws nothing, so an empty card never passes for a case with nothing to read.
+ */
 export function CaseSummaryPanel({
   summary,
   title = 'Case summary',
@@ -23,6 +26,8 @@ export function CaseSummaryPanel({
   title?: string;
 }) {
   const { sections } = summary;
+  const shown = CASE_SUMMARY_SECTIONS.filter((section) => (sections[section] ?? '') !== '');
+  if (shown.length === 0) return null;
   return (
     <Paper withBorder radius="md" p="sm" component="section" aria-label={title}>
       <Stack gap={6}>
@@ -39,9 +44,8 @@ export function CaseSummaryPanel({
           </Text>
         </Group>
         <Stack gap={4} component="dl" m={0}>
-          {CASE_SUMMARY_SECTIONS.map((section) => {
-            const value = sections[section];
-            if (value === undefined || value === '') return null;
+          {shown.map((section) => {
+            const value = sections[section] ?? '';
             return (
               <Group key={section} gap="xs" align="baseline" wrap="nowrap">
                 <Text component="dt" size="sm" c="dimmed" miw={96}>
