@@ -39,6 +39,7 @@ import { caseSummaryRoutes } from './modules/case-summaries/case-summaries.route
 import {
   type CaseSummaryWriter,
   createCaseSummaryWriter,
+  latestSummaryOf,
   summariesOf,
 } from './modules/case-summaries/case-summaries.service';
 import type { LiveTranslationDeps } from './modules/live-agents/agent-translation';
@@ -65,7 +66,12 @@ import type { VectorSearchDeps } from './modules/indexes/search';
 import { createSecretBox } from './lib/secret-box';
 import { createGuardedFetch, createGuardedWebFetch } from './lib/guarded-http/guarded-fetch';
 import { createGuardedSocketOpener } from './lib/guarded-http/guarded-websocket';
-import type { ContactCentreDeps } from './modules/integrations/contact-centre.service';
+import {
+  type ContactCentreDeps,
+  contactCentreProviders,
+} from './modules/integrations/contact-centre.service';
+import { createConnectProvider } from './modules/integrations/providers/connect';
+import { createGenesysProvider } from './modules/integrations/providers/genesys';
 import { sessionRoutes } from './modules/session/session.routes';
 import type { SpeechDeps } from './modules/speech/speech.service';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
@@ -117,7 +123,7 @@ export interface AppDeps {
   jobs?: boolean | { pollingIntervalSeconds?: number };
   /**
    * Opens a tenant's contact-centre integration as a provider (Genesys Cloud, Amazon Connect) for the live-agent
-   * relay; without one, a hand-over to a contact centre goes back to the bot as unavailable.
+   * relay; by default the stored integration with the installed providers (tests put their own in).
    */
   liveAgentProviders?: ProviderResolver;
   /** The contact-centre relay's lease timings; false runs none in this process (it still serves visitors). */
@@ -281,10 +287,10 @@ export async function buildApp({
   };
   const speech: SpeechDeps = { ...models, fetch: pageFetch, timeoutMs: env.RAG_MODEL_TIMEOUT_MS };
   // Contact centres are reached at tenant-supplied addresses under the same address policy; their secrets have a
-  // box of their own. No provider maker is installed yet, so a connection test says so in plain words.
+  // box of their own.
   const contactCentre: ContactCentreDeps = {
     secretBox: createSecretBox(installationSecret, 'ccaas-secret'),
-    providers: {},
+    providers: { genesys: createGenesysProvider, connect: createConnectProvider },
     network: {
       fetch: createGuardedWebFetch(fetchPolicy),
       openSocket: createGuardedSocketOpener(fetchPolicy),
@@ -368,8 +374,13 @@ export async function buildApp({
             db,
             bus,
             log: app.log,
-            providers: liveAgentProviders ?? null,
+            providers: liveAgentProviders ?? contactCentreProviders(db, contactCentre),
             box: createSecretBox(installationSecret, 'live-provider-session'),
+            // The agent reads the hand-over's summary first: wait for the one this process is writing.
+            summaryOf: async (conversation) => {
+              await caseSummaries.settled(conversation);
+              return (await latestSummaryOf(db, conversation))?.text ?? null;
+            },
           },
           { onReady: (run) => app.addHook('onReady', run), onClose: (run) => app.addHook('onClose', run) },
           liveRelay,

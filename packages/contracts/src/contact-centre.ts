@@ -74,7 +74,9 @@ export type GenesysSettings = z.infer<typeof GenesysSettingsSchema>;
 export function genesysApiBaseOf(serverUrl: string): string {
   const url = new URL(serverUrl);
   const scheme = url.protocol === 'wss:' ? 'https:' : 'http:';
-  const host = url.host.startsWith('webmessaging.') ? `api.${url.host.slice('webmessaging.'.length)}` : url.host;
+  const host = url.host.startsWith('webmessaging.')
+    ? `api.${url.host.slice('webmessaging.'.length)}`
+    : url.host;
   return `${scheme}//${host}`;
 }
 
@@ -87,8 +89,14 @@ export const CONNECT_CONTENT_TYPES = ['text/plain', 'text/markdown'] as const;
  */
 export const ConnectSettingsSchema = z.strictObject({
   region: z.string().trim().regex(AWS_REGION_PATTERN, 'An AWS region looks like us-west-2'),
-  instance_id: z.string().trim().regex(/^[0-9a-f-]{36}$/iu, 'The instance id is a UUID'),
-  contact_flow_id: z.string().trim().regex(/^[0-9a-f-]{36}$/iu, 'The contact flow id is a UUID'),
+  instance_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f-]{36}$/iu, 'The instance id is a UUID'),
+  contact_flow_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f-]{36}$/iu, 'The contact flow id is a UUID'),
   access_key_id: z
     .string()
     .trim()
@@ -100,7 +108,11 @@ export const ConnectSettingsSchema = z.strictObject({
     .default(['text/plain'])
     .transform((types) => [...new Set<(typeof CONNECT_CONTENT_TYPES)[number]>(['text/plain', ...types])]),
   /** The name the agent sees for the visitor. */
-  display_name: safeString().trim().min(1).max(256, 'The display name is at most 256 characters').default('Visitor'),
+  display_name: safeString()
+    .trim()
+    .min(1)
+    .max(256, 'The display name is at most 256 characters')
+    .default('Visitor'),
   connect_endpoint: endpointOverride('The Connect endpoint'),
   participant_endpoint: endpointOverride('The participant endpoint'),
 });
@@ -108,13 +120,13 @@ export type ConnectSettings = z.infer<typeof ConnectSettingsSchema>;
 export type ConnectSettingsInput = z.input<typeof ConnectSettingsSchema>;
 
 /** The regional addresses of a Connect integration, unless overridden. */
-export function connectEndpointsOf(settings: Pick<
-  ConnectSettings,
-  'region' | 'connect_endpoint' | 'participant_endpoint'
->): { connect: string; participant: string } {
+export function connectEndpointsOf(
+  settings: Pick<ConnectSettings, 'region' | 'connect_endpoint' | 'participant_endpoint'>,
+): { connect: string; participant: string } {
   return {
     connect: settings.connect_endpoint || `https://connect.${settings.region}.amazonaws.com`,
-    participant: settings.participant_endpoint || `https://participant.connect.${settings.region}.amazonaws.com`,
+    participant:
+      settings.participant_endpoint || `https://participant.connect.${settings.region}.amazonaws.com`,
   };
 }
 

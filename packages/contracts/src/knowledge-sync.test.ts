@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTimeZone } from './time-zone';
-import {
-  nextSyncAt,
-  type SourceSyncRun,
-  SourceSyncScheduleSchema,
-  type SyncWeekday,
-} from './knowledge-sync';
+import { nextSyncAt, type SourceSyncRun, SourceSyncScheduleSchema, type SyncWeekday } from './knowledge-sync';
 
 const daily = (time: string, time_zone: string): SourceSyncRun => ({ frequency: 'daily', time, time_zone });
 const weekly = (weekday: SyncWeekday, time: string, time_zone: string): SourceSyncRun => ({

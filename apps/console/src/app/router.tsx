@@ -60,8 +60,14 @@ export const routes: RouteObject[] = [
           leaf({ path: 'user/add', lazy: lazyRoute(() => import('./routes/users/user-add-page')) }),
           leaf({ path: 'user/view', lazy: lazyRoute(() => import('./routes/users/user-view-page')) }),
           leaf({ path: 'schedule', lazy: lazyRoute(() => import('./routes/schedule/schedule-list-page')) }),
-          leaf({ path: 'schedule/add', lazy: lazyRoute(() => import('./routes/schedule/schedule-add-page')) }),
-          leaf({ path: 'schedule/view', lazy: lazyRoute(() => import('./routes/schedule/schedule-view-page')) }),
+          leaf({
+            path: 'schedule/add',
+            lazy: lazyRoute(() => import('./routes/schedule/schedule-add-page')),
+          }),
+          leaf({
+            path: 'schedule/view',
+            lazy: lazyRoute(() => import('./routes/schedule/schedule-view-page')),
+          }),
           leaf({ path: 'calendar', lazy: lazyRoute(() => import('./routes/schedule/calendar-page')) }),
           leaf({ path: 'file', lazy: lazyRoute(() => import('./routes/files/file-manager-page')) }),
           leaf({ path: 'model', lazy: lazyRoute(() => import('./routes/model/model-page')) }),

@@ -103,7 +103,13 @@ function languageName(code: string): string {
 }
 
 /** A person's message in the visitor's language, saying it was translated, with the words they wrote a click away. */
-function TranslatedText({ text, original }: { text: string; original: NonNullable<ChatMessage['original']> }) {
+function TranslatedText({
+  text,
+  original,
+}: {
+  text: string;
+  original: NonNullable<ChatMessage['original']>;
+}) {
   const [showOriginal, setShowOriginal] = useState(false);
   const from = original.language === '' ? null : languageName(original.language);
   return (
@@ -114,11 +120,7 @@ function TranslatedText({ text, original }: { text: string; original: NonNullabl
       <p className="ob-translated">
         {showOriginal ? 'Original message' : from === null ? 'Translated' : `Translated from ${from}`}
         {' · '}
-        <button
-          type="button"
-          className="ob-link-button"
-          onClick={() => setShowOriginal((shown) => !shown)}
-        >
+        <button type="button" className="ob-link-button" onClick={() => setShowOriginal((shown) => !shown)}>
           {showOriginal ? 'Show translation' : 'Show original'}
         </button>
       </p>

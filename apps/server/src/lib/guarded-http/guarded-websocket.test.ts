@@ -18,7 +18,9 @@ beforeAll(async () => {
       return;
     }
     origins.push(request.headers.origin);
-    sockets.handleUpgrade(request, socket, head, (ws) => ws.on('message', (data: Buffer) => ws.send(data.toString('utf8'))));
+    sockets.handleUpgrade(request, socket, head, (ws) =>
+      ws.on('message', (data: Buffer) => ws.send(data.toString('utf8'))),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -39,7 +41,9 @@ describe('the guarded socket opener', () => {
 
   it('refuses other schemes, credentials in the address and the metadata service', async () => {
     const open = createGuardedSocketOpener({ allowAddresses: ['127.0.0.1'] });
-    await expect(open(`http://127.0.0.1:${port}/v1`)).rejects.toMatchObject({ code: 'fetch/unsupported-scheme' });
+    await expect(open(`http://127.0.0.1:${port}/v1`)).rejects.toMatchObject({
+      code: 'fetch/unsupported-scheme',
+    });
     await expect(open(`ws://user:pw@127.0.0.1:${port}/v1`)).rejects.toMatchObject({
       code: 'fetch/credentials-in-url',
     });
@@ -51,7 +55,9 @@ describe('the guarded socket opener', () => {
     const socket = await open(`ws://127.0.0.1:${port}/v1?deploymentId=x`, {
       headers: { origin: 'https://shop.example' },
     });
-    const echoed = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    const echoed = new Promise<string>((resolve) =>
+      socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+    );
     socket.send('hello');
     expect(await echoed).toBe('hello');
     expect(origins.at(-1)).toBe('https://shop.example');

@@ -53,9 +53,13 @@ export function createGuardedSocketOpener(
       };
       const onAbort = () =>
         fail(
-          new FetchError('fetch/timeout', `The socket did not open within ${Math.round(timeoutMs / 1000)} s.`, {
-            url: target.url.href,
-          }),
+          new FetchError(
+            'fetch/timeout',
+            `The socket did not open within ${Math.round(timeoutMs / 1000)} s.`,
+            {
+              url: target.url.href,
+            },
+          ),
         );
       signal.addEventListener('abort', onAbort, { once: true });
       socket.once('unexpected-response', (_request, response) => {

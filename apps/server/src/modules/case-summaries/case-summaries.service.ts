@@ -364,6 +364,8 @@ export interface CaseSummaryWriter {
   closed(conversation: SummaryTarget): void;
   /** Waits for the summaries being written (tests, shutdown). */
   flush(): Promise<void>;
+  /** Waits for the summaries of one conversation this process is writing (e.g. before giving it to an agent). */
+  settled(conversation: SummaryTarget): Promise<void>;
 }
 
 export function createCaseSummaryWriter(
@@ -373,6 +375,7 @@ export function createCaseSummaryWriter(
   },
 ): CaseSummaryWriter {
   const pending = new Set<Promise<void>>();
+  const byConversation = new Map<string, Set<Promise<void>>>();
   const run = (target: SummaryTarget, trigger: CaseSummaryTrigger) => {
     const work = (async () => {
       try {
@@ -388,13 +391,25 @@ export function createCaseSummaryWriter(
       }
     })();
     pending.add(work);
-    void work.finally(() => pending.delete(work));
+    const mine = byConversation.get(target.id) ?? new Set<Promise<void>>();
+    mine.add(work);
+    byConversation.set(target.id, mine);
+    void work.finally(() => {
+      pending.delete(work);
+      mine.delete(work);
+      if (mine.size === 0 && byConversation.get(target.id) === mine) byConversation.delete(target.id);
+    });
   };
   return {
     handedOver: (conversation) => run(conversation, 'handover'),
     closed: (conversation) => run(conversation, 'close'),
     flush: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    settled: async (conversation) => {
+      for (let mine = byConversation.get(conversation.id); mine; mine = byConversation.get(conversation.id)) {
+        await Promise.all([...mine]);
+      }
     },
   };
 }

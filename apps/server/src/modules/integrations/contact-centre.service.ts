@@ -23,7 +23,12 @@ import { FetchError, refusalReasonFor } from '../../lib/guarded-http/guarded-fet
 import type { Principal } from '../../lib/principal';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
-import { ProviderFailure, type ProviderFactories, type ProviderNetwork } from './providers/provider';
+import {
+  type LiveAgentProvider,
+  ProviderFailure,
+  type ProviderFactories,
+  type ProviderNetwork,
+} from './providers/provider';
 
 /** What the contact-centre integrations need, built once in app.ts. */
 export interface ContactCentreDeps {
@@ -164,6 +169,55 @@ export async function contactCentreSettingsOf(
   return openContactCentreRow(box, row);
 }
 
+/** A provider made from settings, or null when this server has no maker for its engine. */
+function providerFor(deps: ContactCentreDeps, target: ContactCentreSettings): LiveAgentProvider | null {
+  return (
+    (target.engine === 'genesys'
+      ? deps.providers.genesys?.(target.settings, deps.network)
+      : deps.providers.connect?.(target.settings, deps.network)) ?? null
+  );
+}
+
+/**
+ * How the live-agent relay opens a tenant's contact-centre integration as a provider: the stored settings with the
+ * secret opened, made with the installed provider makers over the guarded network. An integration that is gone,
+ * was re-keyed by a new installation secret, or whose engine has no maker is unavailable (not retried).
+ */
+export function contactCentreProviders(
+  db: Db,
+  deps: ContactCentreDeps,
+): (tenantId: string, integrationId: string) => Promise<LiveAgentProvider> {
+  return async (tenantId, integrationId) => {
+    let target: ContactCentreSettings | null;
+    try {
+      target = await contactCentreSettingsOf(db, deps.secretBox, tenantId, integrationId);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      throw new ProviderFailure(
+        'handover/provider-unavailable',
+        'The contact-centre secret cannot be read; enter it again.',
+        false,
+      );
+    }
+    if (target === null) {
+      throw new ProviderFailure(
+        'handover/provider-unavailable',
+        'The contact-centre integration no longer exists.',
+        false,
+      );
+    }
+    const provider = providerFor(deps, target);
+    if (!provider) {
+      throw new ProviderFailure(
+        'handover/provider-unavailable',
+        `${PROVIDER_LABELS[target.engine]} is not installed on this server.`,
+        false,
+      );
+    }
+    return provider;
+  };
+}
+
 /**
  * Unsaved settings to try: a masked Connect secret stands for the stored one of `stored` (a Connect integration
  * of the caller), bound to its endpoints.
@@ -218,10 +272,7 @@ export async function probeContactCentre(
   timeoutMs: number,
 ): Promise<IntegrationTestResult> {
   const label = PROVIDER_LABELS[target.engine];
-  const provider =
-    target.engine === 'genesys'
-      ? deps.providers.genesys?.(target.settings, deps.network)
-      : deps.providers.connect?.(target.settings, deps.network);
+  const provider = providerFor(deps, target);
   if (!provider) return notInstalled(label);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {

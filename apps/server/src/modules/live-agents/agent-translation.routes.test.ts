@@ -311,7 +311,9 @@ describe('automatic translation between visitor and agent', () => {
       sentAt = Date.now();
       return response;
     });
-    while (!libre.requests.some((request) => request.body.q === 'thank you' && request.path === '/translate')) {
+    while (
+      !libre.requests.some((request) => request.body.q === 'thank you' && request.path === '/translate')
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Another change of the conversation takes its lock at once (it would fail with NOWAIT if it were held).
@@ -353,4 +355,3 @@ describe('automatic translation between visitor and agent', () => {
     await inbox(agents.ann, 'POST', `/${id}/close`);
   });
 });
-

@@ -217,6 +217,12 @@ export async function claimConversation(
     if (!row) return null;
     if (row.state === 'agent') throw liveAgentError('inbox/already-claimed');
     if (row.state !== 'queued') throw liveAgentError('inbox/not-waiting');
+    // A conversation a contact centre holds waits for that centre's agents, not for the inbox.
+    const [withProvider] = await tx
+      .select({ id: liveProviderSessions.conversationId })
+      .from(liveProviderSessions)
+      .where(eq(liveProviderSessions.conversationId, row.id));
+    if (withProvider) throw liveAgentError('inbox/not-waiting');
     const [claimed] = await tx
       .update(conversations)
       .set({ state: 'agent', agentId: agent.userId, agentName: agent.name, assignedAt: new Date() })
@@ -379,9 +385,7 @@ export async function visitorSaysToAgent(
     .update(conversations)
     .set({ messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: message.at })
     .where(eq(conversations.id, row.id));
-  await appendEvents(tx, row, [
-    { type: 'message', data: liveMessage(stored as NonNullable<typeof stored>) },
-  ]);
+  await appendEvents(tx, row, [{ type: 'message', data: liveMessage(stored as NonNullable<typeof stored>) }]);
 }
 
 export { locked as lockedConversation };

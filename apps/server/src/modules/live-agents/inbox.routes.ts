@@ -402,7 +402,8 @@ function streamInboxConversation(
   };
   const follower = followConversation(db, bus, conversation, after, {
     onEvent: (event) => {
-      if (event.type === 'message') events.write('message', { conversationId, message: event.data }, event.id);
+      if (event.type === 'message')
+        events.write('message', { conversationId, message: event.data }, event.id);
       if (event.type === 'status') {
         events.write('changed', { conversationId, state: (event.data as { state: string }).state }, event.id);
       }

@@ -1,7 +1,13 @@
 import type { InboxConversation, InboxSummary, InboxTranscript, MessageRole } from '@omnibot/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { bots, type ConversationRow, conversationMessages, conversations } from '../../db/schema';
+import {
+  bots,
+  type ConversationRow,
+  conversationMessages,
+  conversations,
+  liveProviderSessions,
+} from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { latestSummaryOf } from '../case-summaries/case-summaries.service';
 import { liveMessage } from './handover.service';
@@ -17,6 +23,11 @@ const lastMessageSql = sql<{ role: string; text: string; at: string } | null>`(
   from ${conversationMessages} m
   where m.conversation_id = ${conversations.id} and m.tenant_id = ${conversations.tenantId}
   order by m.created_at desc, m.id desc limit 1
+)`;
+
+/** Conversations a contact centre holds are its agents' to answer: the inbox neither lists nor counts them. */
+export const notWithContactCentre = sql`not exists (
+  select 1 from ${liveProviderSessions} p where p.conversation_id = ${conversations.id}
 )`;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -47,7 +58,13 @@ export async function listInbox(db: Db, tenantId: string): Promise<InboxConversa
     .select({ row: conversations, botName: bots.name, last: lastMessageSql })
     .from(conversations)
     .innerJoin(bots, eq(bots.id, conversations.botId))
-    .where(and(eq(conversations.tenantId, tenantId), inArray(conversations.state, ['queued', 'agent'])))
+    .where(
+      and(
+        eq(conversations.tenantId, tenantId),
+        inArray(conversations.state, ['queued', 'agent']),
+        notWithContactCentre,
+      ),
+    )
     .orderBy(sql`case ${conversations.state} when 'queued' then 0 else 1 end`, asc(conversations.queuedAt))
     .limit(INBOX_LIMIT);
   return rows.map(({ row, botName, last }) => present(row, botName, last));
@@ -89,7 +106,13 @@ export async function inboxSummary(db: Db, tenantId: string, userId: string | nu
       mine: sql<number>`count(*) filter (where ${conversations.state} = 'agent' and ${conversations.agentId} = ${userId})::int`,
     })
     .from(conversations)
-    .where(and(eq(conversations.tenantId, tenantId), inArray(conversations.state, ['queued', 'agent'])));
+    .where(
+      and(
+        eq(conversations.tenantId, tenantId),
+        inArray(conversations.state, ['queued', 'agent']),
+        notWithContactCentre,
+      ),
+    );
   const [liveBot] = await db
     .select({ id: bots.id })
     .from(bots)

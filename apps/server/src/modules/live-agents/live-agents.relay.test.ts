@@ -240,7 +240,12 @@ beforeAll(async () => {
   const made = await injectAs(t, 'POST', '/v1/bots', owner, {
     name: 'Relay under cuts',
     config: {
-      engines: { botEngine: 'builtin', fallbackText: 'A person will help.', enableliveagent: true, liveagent: 'inbox' },
+      engines: {
+        botEngine: 'builtin',
+        fallbackText: 'A person will help.',
+        enableliveagent: true,
+        liveagent: 'inbox',
+      },
       install: { allowedOrigins: [SITE] },
     },
   });

@@ -61,7 +61,8 @@ const noticeText = (notice: LiveNotice) =>
     ...(notice.summary ? { m: 1 } : {}),
   });
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+const isNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value);
 
 /** The events a notification carries, `[id, type, data]` each; undefined when any is not one. */
 function noticeEvents(value: unknown): NoticeEvent[] | undefined {

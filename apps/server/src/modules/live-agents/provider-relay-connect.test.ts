@@ -36,7 +36,8 @@ import type { ProviderResolver } from './provider-sessions';
 
 const SITE = 'https://shop.example.com';
 const FALLBACK = 'I cannot answer that; write to help@shop.example.com or ask a person.';
-const INTEGRATION = '3b9e2d4f-6a1c-4e8b-9f0d-1c2e3a4b5c6d';
+/** The tenant's contact-centre integration the bot names (settings pointing at the fake). */
+let integration = '';
 const ids = { a: 'con-a', b: 'con-b', noRag: 'con-norag' };
 const who: Record<'alice' | 'bob' | 'noRag', Caller> = { alice: {}, bob: {}, noRag: {} };
 const agent: Caller = {};
@@ -55,7 +56,7 @@ const network = {
   openSocket: createGuardedSocketOpener({ allowAddresses: ['127.0.0.1'] }),
 };
 const providers: ProviderResolver = (_tenantId, integrationId) => {
-  if (integrationId !== INTEGRATION) return Promise.reject(new Error('unknown integration'));
+  if (integrationId !== integration) return Promise.reject(new Error('unknown integration'));
   return Promise.resolve(
     createConnectProvider(
       ConnectSettingsSchema.parse({
@@ -200,6 +201,22 @@ beforeAll(async () => {
   });
   Object.assign(who, await makeOmniragTenants(t, ids));
   agent.cookie = (await makeSignedInUser(t, ids.a, 'ann@a.test', 'agent')).cookie;
+  const stored = await injectAs(t, 'POST', '/v1/integrations', who.alice, {
+    kind: 'ccaas',
+    engine: 'connect',
+    name: 'Local Connect',
+    settings: {
+      region: fake.region,
+      instance_id: fake.instanceId,
+      contact_flow_id: fake.contactFlowId,
+      access_key_id: fake.keys.accessKeyId,
+      secret_access_key: fake.keys.secretAccessKey,
+      connect_endpoint: fake.baseUrl,
+      participant_endpoint: fake.baseUrl,
+    },
+  });
+  expect(stored.statusCode, stored.body).toBe(201);
+  integration = stored.json<{ id: string }>().id;
   const created = await injectAs(t, 'POST', '/v1/bots', who.alice, {
     name: 'Connect hand-over',
     config: {
@@ -208,7 +225,7 @@ beforeAll(async () => {
         fallbackText: FALLBACK,
         enableliveagent: true,
         liveagent: 'connect',
-        liveagent_integration_id: INTEGRATION,
+        liveagent_integration_id: integration,
       },
       install: { allowedOrigins: [SITE] },
       masking: { enableMasking: true, patterns: [presetPattern('email')] },

@@ -35,7 +35,8 @@ import type { ProviderResolver } from './provider-sessions';
 
 const SITE = 'https://shop.example.com';
 const FALLBACK = 'I cannot answer that; write to help@shop.example.com or ask a person.';
-const INTEGRATION = '7d1f0c8e-5b1a-4c39-9d7e-2f4a6b8c0e11';
+/** The tenant's contact-centre integration the bot names (settings pointing at the fake). */
+let integration = '';
 const ids = { a: 'gen-a', b: 'gen-b', noRag: 'gen-norag' };
 const who: Record<'alice' | 'bob' | 'noRag', Caller> = { alice: {}, bob: {}, noRag: {} };
 const agent: Caller = {};
@@ -54,7 +55,7 @@ const network = {
   openSocket: createGuardedSocketOpener({ allowAddresses: ['127.0.0.1'] }),
 };
 const providers: ProviderResolver = (_tenantId, integrationId) => {
-  if (integrationId !== INTEGRATION) return Promise.reject(new Error('unknown integration'));
+  if (integrationId !== integration) return Promise.reject(new Error('unknown integration'));
   return Promise.resolve(
     createGenesysProvider(
       { server_url: fake.serverUrl, deployment_id: fake.deploymentId, origin: fake.allowedOrigin },
@@ -186,6 +187,18 @@ beforeAll(async () => {
   });
   Object.assign(who, await makeOmniragTenants(t, ids));
   agent.cookie = (await makeSignedInUser(t, ids.a, 'ann@a.test', 'agent')).cookie;
+  const stored = await injectAs(t, 'POST', '/v1/integrations', who.alice, {
+    kind: 'ccaas',
+    engine: 'genesys',
+    name: 'Local Genesys',
+    settings: {
+      server_url: fake.serverUrl,
+      deployment_id: fake.deploymentId,
+      origin: fake.allowedOrigin,
+    },
+  });
+  expect(stored.statusCode, stored.body).toBe(201);
+  integration = stored.json<{ id: string }>().id;
   const created = await injectAs(t, 'POST', '/v1/bots', who.alice, {
     name: 'Genesys hand-over',
     config: {
@@ -194,7 +207,7 @@ beforeAll(async () => {
         fallbackText: FALLBACK,
         enableliveagent: true,
         liveagent: 'genesys',
-        liveagent_integration_id: INTEGRATION,
+        liveagent_integration_id: integration,
       },
       install: { allowedOrigins: [SITE] },
       masking: { enableMasking: true, patterns: [presetPattern('email')] },
@@ -242,6 +255,13 @@ describe('hand-over to Genesys Cloud', () => {
     // The token is a credential: stored only sealed.
     expect(stored.sealedState).not.toContain(session.token);
     expect(stored.status).toBe('active');
+    // Genesys's agents answer it: the built-in inbox neither lists, counts nor lets anyone claim it.
+    const inbox = await injectAs(t, 'GET', '/v1/inbox', agent);
+    expect(inbox.json<{ items: { id: string }[] }>().items.map((item) => item.id)).not.toContain(id);
+    expect((await injectAs(t, 'GET', '/v1/inbox/summary', agent)).json()).toMatchObject({ queued: 0 });
+    const claim = await injectAs(t, 'POST', `/v1/inbox/${id}/claim`, agent);
+    expect(claim.statusCode).toBe(409);
+    expect(claim.json()).toMatchObject({ code: 'inbox/not-waiting' });
 
     const live = await openLive(token);
     await live.until((events) => statusesOf(events).some((s) => s.state === 'queued'), 'queued');

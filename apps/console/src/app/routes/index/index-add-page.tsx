@@ -27,8 +27,12 @@ function IndexCreate() {
   return (
     <Stack gap="md">
       {options.loadError && (
-          <LoadError title="Some choices could not be loaded" error={options.loadError} onRetry={options.retry} />
-        )}
+        <LoadError
+          title="Some choices could not be loaded"
+          error={options.loadError}
+          onRetry={options.retry}
+        />
+      )}
       <IndexForm
         initialValues={DEFAULT_INDEX_VALUES}
         knowledgeOptions={options.knowledgeOptions}

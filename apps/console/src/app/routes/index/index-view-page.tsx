@@ -81,7 +81,11 @@ function IndexView({ id }: { id: string }) {
       />
       <Stack gap="lg">
         {options.loadError && (
-          <LoadError title="Some choices could not be loaded" error={options.loadError} onRetry={options.retry} />
+          <LoadError
+            title="Some choices could not be loaded"
+            error={options.loadError}
+            onRetry={options.retry}
+          />
         )}
         <EmbeddingProgress index={stored} vectorSearch={vectorSearch.data} />
         {!canConfigure && <ReadOnlyNotice />}

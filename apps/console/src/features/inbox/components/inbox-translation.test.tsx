@@ -70,7 +70,9 @@ describe('Inbox with automatic agent translation', () => {
     stubInbox();
     renderInbox();
     expect(await screen.findByText('where is my order?')).toBeInTheDocument();
-    expect(line('where is my order?').getByText('Original (French): où est ma commande ?')).toBeInTheDocument();
+    expect(
+      line('where is my order?').getByText('Original (French): où est ma commande ?'),
+    ).toBeInTheDocument();
     expect(line('thank you').getByText('The visitor reads (French): merci')).toBeInTheDocument();
     expect(
       line('bonjour').getByText('Not translated: the translator did not answer, so the original was sent.'),
@@ -81,7 +83,10 @@ describe('Inbox with automatic agent translation', () => {
     stubInbox();
     renderInbox();
     await screen.findByText('where is my order?');
-    const arriving = translated(message('m8', 'visitor', 'merci'), 'fr', { text: 'thank you!', language: 'en' });
+    const arriving = translated(message('m8', 'visitor', 'merci'), 'fr', {
+      text: 'thank you!',
+      language: 'en',
+    });
     act(() => FakeEventSource.current().emit('message', { conversationId: MINE_ID, message: arriving }));
     expect(await screen.findByText('thank you!')).toBeInTheDocument();
     expect(line('thank you!').getByText('Original (French): merci')).toBeInTheDocument();

@@ -63,7 +63,8 @@ export class ProviderFailure extends Error {
 
   /** The failure an HTTP status of the provider means: 401/403 refused, 429 busy, anything else unavailable. */
   static ofStatus(status: number, detail: string): ProviderFailure {
-    if (status === 401 || status === 403) return new ProviderFailure('handover/provider-refused', detail, false);
+    if (status === 401 || status === 403)
+      return new ProviderFailure('handover/provider-refused', detail, false);
     if (status === 429) return new ProviderFailure('handover/provider-busy', detail, true);
     return new ProviderFailure('handover/provider-unavailable', detail, true);
   }
