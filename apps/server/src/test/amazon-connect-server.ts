@@ -17,12 +17,11 @@
  * A control API plays the agent (join, type, say, leave, end, drop the socket), makes the next calls fail (401,
  * 403, 429, 500, hang), and records what the customer sent and every request.
  */
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignatureV4 } from '@smithy/signature-v4';
-import type { Checksum, QueryParameterBag, SourceData } from '@smithy/types';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { AwsHttpError, createSigV4Verifier, headerOf } from './aws-sigv4';
 
 export interface ConnectFakeKeys {
   accessKeyId: string;
@@ -114,16 +113,6 @@ interface ConnectFailureOptions {
   pathPrefix?: string;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const JOINED = 'application/vnd.amazonaws.connect.event.participant.joined';
 const LEFT = 'application/vnd.amazonaws.connect.event.participant.left';
 const ENDED = 'application/vnd.amazonaws.connect.event.chat.ended';
@@ -136,32 +125,6 @@ const FAILURE_TYPES: Record<Exclude<ConnectFakeFailure, 'hang'>, string> = {
 };
 const MESSAGE_LIMIT = 1024;
 const ATTRIBUTE_BYTES = 32_768;
-const SIGNATURE_SKEW_MS = 15 * 60_000;
-
-/** SHA-256 and HMAC-SHA-256 for the signer, from node:crypto. */
-class Sha256 implements Checksum {
-  private hash;
-  constructor(private readonly secret?: SourceData) {
-    this.hash = this.fresh();
-  }
-  private fresh() {
-    return this.secret === undefined
-      ? createHash('sha256')
-      : createHmac(
-          'sha256',
-          typeof this.secret === 'string' ? this.secret : Buffer.from(this.secret as Uint8Array),
-        );
-  }
-  update(data: Uint8Array | string): void {
-    this.hash.update(typeof data === 'string' ? data : Buffer.from(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
-  reset(): void {
-    this.hash = this.fresh();
-  }
-}
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -170,11 +133,6 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
-}
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
 }
 
 /** The time of a chat item; strictly increasing, so "at or after" a time never depends on two items sharing one. */
@@ -209,13 +167,7 @@ export async function startAmazonConnectServer(
   const hanging = new Set<ServerResponse>();
   const socketTokens = new Map<string, { contactId: string; issuedAt: number }>();
   const sockets = new Map<string, Set<WebSocket>>();
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey },
-    region,
-    service: 'connect',
-    sha256: Sha256,
-    applyChecksum: false,
-  });
+  const signature = createSigV4Verifier({ keys, region, service: 'connect' });
   let baseUrl = '';
 
   const chatOf = (contactId?: string): ConnectFakeChat => {
@@ -263,94 +215,18 @@ export async function startAmazonConnectServer(
     );
   };
 
-  /** Checks the SigV4 signature of a Connect API request as AWS does, by signing it again with the known key. */
-  async function verifySignature(request: IncomingMessage, url: URL, body: string): Promise<void> {
-    const authorization = header(request, 'authorization') ?? '';
-    const parsed =
-      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/u.exec(
-        authorization,
-      );
-    if (!parsed)
-      throw new HttpError(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-    const [, accessKeyId, , scopeRegion, service, signedList = '', signature = ''] = parsed;
-    if (accessKeyId !== keys.accessKeyId) {
-      throw new HttpError(
-        403,
-        'UnrecognizedClientException',
-        'The security token included in the request is invalid.',
-      );
-    }
-    if (scopeRegion !== region || service !== 'connect') {
-      throw new HttpError(
-        403,
-        'InvalidSignatureException',
-        `Credential should be scoped to a valid region and service.`,
-      );
-    }
-    const amzDate = header(request, 'x-amz-date') ?? '';
-    const dated = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/u.exec(amzDate);
-    if (!dated) throw new HttpError(403, 'InvalidSignatureException', 'The request has no valid X-Amz-Date.');
-    const signingDate = new Date(`${dated[1]}-${dated[2]}-${dated[3]}T${dated[4]}:${dated[5]}:${dated[6]}Z`);
-    if (Math.abs(signingDate.getTime() - Date.now()) > SIGNATURE_SKEW_MS) {
-      throw new HttpError(403, 'InvalidSignatureException', 'Signature expired.');
-    }
-    const declaredHash = header(request, 'x-amz-content-sha256');
-    if (declaredHash && declaredHash !== createHash('sha256').update(body).digest('hex')) {
-      throw new HttpError(
-        400,
-        'XAmzContentSHA256Mismatch',
-        'The provided x-amz-content-sha256 header does not match.',
-      );
-    }
-    const signedHeaders = signedList.split(';');
-    const headers: Record<string, string> = {};
-    for (const name of signedHeaders) {
-      const value = header(request, name);
-      if (value !== undefined) headers[name] = value;
-    }
-    const query: QueryParameterBag = {};
-    for (const [name, value] of url.searchParams) {
-      const existing = query[name];
-      query[name] = existing === undefined || existing === null ? value : [...[existing].flat(), value];
-    }
-    const signed = await signer.sign(
-      {
-        method: request.method ?? 'GET',
-        protocol: 'http:',
-        hostname: url.hostname,
-        port: Number(url.port),
-        path: url.pathname,
-        query,
-        headers,
-        body,
-      },
-      { signingDate, signableHeaders: new Set(signedHeaders) },
-    );
-    const expected = /Signature=([0-9a-f]{64})$/u.exec(String(signed.headers.authorization))?.[1] ?? '';
-    if (
-      expected.length !== signature.length ||
-      !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))
-    ) {
-      throw new HttpError(
-        403,
-        'InvalidSignatureException',
-        'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.',
-      );
-    }
-  }
-
   function startChat(body: Record<string, unknown>): unknown {
     if (body.InstanceId !== instanceId)
-      throw new HttpError(404, 'ResourceNotFoundException', 'Instance not found.');
+      throw new AwsHttpError(404, 'ResourceNotFoundException', 'Instance not found.');
     if (body.ContactFlowId !== contactFlowId)
-      throw new HttpError(404, 'ResourceNotFoundException', 'Contact flow not found.');
+      throw new AwsHttpError(404, 'ResourceNotFoundException', 'Contact flow not found.');
     const details = body.ParticipantDetails as { DisplayName?: unknown } | undefined;
     if (
       typeof details?.DisplayName !== 'string' ||
       details.DisplayName.length < 1 ||
       details.DisplayName.length > 256
     ) {
-      throw new HttpError(
+      throw new AwsHttpError(
         400,
         'InvalidParameterException',
         'ParticipantDetails.DisplayName is required (1 to 256 characters).',
@@ -360,7 +236,7 @@ export async function startAmazonConnectServer(
     let bytes = 0;
     for (const [key, value] of Object.entries(attributes)) {
       if (!/^[A-Za-z0-9_-]+$/u.test(key) || typeof value !== 'string') {
-        throw new HttpError(
+        throw new AwsHttpError(
           400,
           'InvalidParameterException',
           `Attribute ${key} is not a valid key with a string value.`,
@@ -369,7 +245,7 @@ export async function startAmazonConnectServer(
       bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
     }
     if (bytes > ATTRIBUTE_BYTES)
-      throw new HttpError(400, 'InvalidParameterException', 'Attributes exceed 32768 bytes.');
+      throw new AwsHttpError(400, 'InvalidParameterException', 'Attributes exceed 32768 bytes.');
     const initial = body.InitialMessage as { ContentType?: unknown; Content?: unknown } | undefined;
     if (
       initial &&
@@ -377,7 +253,7 @@ export async function startAmazonConnectServer(
         initial.Content.length < 1 ||
         initial.Content.length > MESSAGE_LIMIT)
     ) {
-      throw new HttpError(
+      throw new AwsHttpError(
         400,
         'InvalidParameterException',
         'InitialMessage.Content must be 1 to 1024 characters.',
@@ -385,7 +261,7 @@ export async function startAmazonConnectServer(
     }
     const types = (body.SupportedMessagingContentTypes ?? ['text/plain']) as unknown[];
     if (!types.includes('text/plain')) {
-      throw new HttpError(
+      throw new AwsHttpError(
         400,
         'InvalidRequestException',
         'SupportedMessagingContentTypes must contain text/plain.',
@@ -393,7 +269,7 @@ export async function startAmazonConnectServer(
     }
     const clientToken = typeof body.ClientToken === 'string' ? body.ClientToken : null;
     if (clientToken && clientToken.length > 500)
-      throw new HttpError(400, 'InvalidParameterException', 'ClientToken is too long.');
+      throw new AwsHttpError(400, 'InvalidParameterException', 'ClientToken is too long.');
     const repeated = clientToken ? chats.find((chat) => chat.clientToken === clientToken) : undefined;
     const chat: ConnectFakeChat = repeated ?? {
       contactId: randomUUID(),
@@ -446,7 +322,11 @@ export async function startAmazonConnectServer(
   }
 
   const refused = () =>
-    new HttpError(403, 'AccessDeniedException', 'You do not have sufficient access to perform this action.');
+    new AwsHttpError(
+      403,
+      'AccessDeniedException',
+      'You do not have sufficient access to perform this action.',
+    );
 
   function byConnection(bearer: string | undefined): ConnectFakeChat {
     const chat = chats.find((c) => bearer !== undefined && c.connectionTokens.has(bearer));
@@ -479,7 +359,7 @@ export async function startAmazonConnectServer(
         };
       }
       if (Object.keys(answer).length === 0)
-        throw new HttpError(400, 'ValidationException', 'Type is required.');
+        throw new AwsHttpError(400, 'ValidationException', 'Type is required.');
       return answer;
     }
     const chat = byConnection(bearer);
@@ -492,10 +372,10 @@ export async function startAmazonConnectServer(
       if (chat.ended) throw refused();
       const content = body.Content;
       if (typeof content !== 'string' || content.length < 1 || content.length > MESSAGE_LIMIT) {
-        throw new HttpError(400, 'ValidationException', 'Content must be 1 to 1024 characters.');
+        throw new AwsHttpError(400, 'ValidationException', 'Content must be 1 to 1024 characters.');
       }
       if (typeof body.ContentType !== 'string' || !chat.supportedContentTypes.includes(body.ContentType)) {
-        throw new HttpError(400, 'ValidationException', 'The content type is not supported by this chat.');
+        throw new AwsHttpError(400, 'ValidationException', 'The content type is not supported by this chat.');
       }
       chat.customerTexts.push(content);
       const sent = push(
@@ -513,7 +393,7 @@ export async function startAmazonConnectServer(
     } else if (path === '/participant/event') {
       if (chat.ended) throw refused();
       if (typeof body.ContentType !== 'string')
-        throw new HttpError(400, 'ValidationException', 'ContentType is required.');
+        throw new AwsHttpError(400, 'ValidationException', 'ContentType is required.');
       chat.customerEvents.push(body.ContentType);
       const sent = item(chat, {
         Type: 'EVENT',
@@ -563,7 +443,7 @@ export async function startAmazonConnectServer(
       }
       answer = {};
     } else {
-      throw new HttpError(404, 'UnknownOperationException', 'Unknown operation.');
+      throw new AwsHttpError(404, 'UnknownOperationException', 'Unknown operation.');
     }
     if (clientToken) idempotent.set(clientToken, answer);
     return answer;
@@ -573,7 +453,7 @@ export async function startAmazonConnectServer(
   function transcript(chat: ConnectFakeChat, body: Record<string, unknown>): unknown {
     if (body.ContactId !== undefined && body.ContactId !== chat.contactId) throw refused();
     const max = typeof body.MaxResults === 'number' ? body.MaxResults : 15;
-    if (max < 0 || max > 100) throw new HttpError(400, 'ValidationException', 'MaxResults is 0 to 100.');
+    if (max < 0 || max > 100) throw new AwsHttpError(400, 'ValidationException', 'MaxResults is 0 to 100.');
     const forward = body.ScanDirection === 'FORWARD';
     const position = (body.StartPosition ?? {}) as {
       Id?: string;
@@ -602,7 +482,7 @@ export async function startAmazonConnectServer(
     return { InitialContactId: chat.contactId, Transcript: page, ...(next ? { NextToken: next } : {}) };
   }
 
-  function answerError(response: ServerResponse, error: HttpError): void {
+  function answerError(response: ServerResponse, error: AwsHttpError): void {
     response.writeHead(error.status, {
       'content-type': 'application/json',
       'x-amzn-errortype': `${error.type}:http://internal.amazon.com/coral/com.amazonaws.connect/`,
@@ -617,8 +497,8 @@ export async function startAmazonConnectServer(
     const record: ConnectFakeRequest = {
       method: request.method ?? 'GET',
       path: url.pathname,
-      authorization: header(request, 'authorization'),
-      bearer: header(request, 'x-amz-bearer'),
+      authorization: headerOf(request, 'authorization'),
+      bearer: headerOf(request, 'x-amz-bearer'),
       status: 200,
     };
     requests.push(record);
@@ -635,7 +515,7 @@ export async function startAmazonConnectServer(
       record.status = failure.failure;
       answerError(
         response,
-        new HttpError(
+        new AwsHttpError(
           failure.failure,
           FAILURE_TYPES[failure.failure],
           `Refused by the test (${failure.failure}).`,
@@ -649,16 +529,16 @@ export async function startAmazonConnectServer(
         try {
           parsed = JSON.parse(body) as Record<string, unknown>;
         } catch {
-          throw new HttpError(400, 'SerializationException', 'The body is not JSON.');
+          throw new AwsHttpError(400, 'SerializationException', 'The body is not JSON.');
         }
       }
       let answer: unknown;
       if (url.pathname.startsWith('/participant/')) {
         if (request.method !== 'POST')
-          throw new HttpError(404, 'UnknownOperationException', 'Unknown operation.');
+          throw new AwsHttpError(404, 'UnknownOperationException', 'Unknown operation.');
         answer = participant(url.pathname, record.bearer, parsed);
       } else {
-        await verifySignature(request, url, body);
+        await signature.verify(request, url, body);
         const flow = /^\/contact-flows\/([^/]+)\/([^/]+)$/u.exec(url.pathname);
         if (request.method === 'PUT' && url.pathname === '/contact/chat') answer = startChat(parsed);
         else if (request.method === 'GET' && flow) {
@@ -666,7 +546,7 @@ export async function startAmazonConnectServer(
             decodeURIComponent(flow[1] ?? '') !== instanceId ||
             decodeURIComponent(flow[2] ?? '') !== contactFlowId
           ) {
-            throw new HttpError(404, 'ResourceNotFoundException', 'Contact flow not found.');
+            throw new AwsHttpError(404, 'ResourceNotFoundException', 'Contact flow not found.');
           }
           answer = {
             ContactFlow: {
@@ -679,13 +559,15 @@ export async function startAmazonConnectServer(
               Content: '{}',
             },
           };
-        } else throw new HttpError(404, 'UnknownOperationException', 'Unknown operation.');
+        } else throw new AwsHttpError(404, 'UnknownOperationException', 'Unknown operation.');
       }
       response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() });
       response.end(JSON.stringify(answer));
     } catch (error) {
       const failed =
-        error instanceof HttpError ? error : new HttpError(500, 'InternalServiceException', String(error));
+        error instanceof AwsHttpError
+          ? error
+          : new AwsHttpError(500, 'InternalServiceException', String(error));
       record.status = failed.status;
       answerError(response, failed);
     }
