@@ -52,8 +52,8 @@ describe('AppSidebar', () => {
   it('shows what visibleMenu allows the platform master with every feature', async () => {
     const user = userEvent.setup();
     renderSidebar(masterSession);
-    // Omni Assist, Case Summarization and SUPPORT hold only planned entries (no screen yet), so they stay hidden.
-    expect(sectionNames()).toEqual(['APPS', 'SETTINGS', 'Omni RAG']);
+    // Omni Assist and SUPPORT hold only planned entries (no screen yet), so they stay hidden.
+    expect(sectionNames()).toEqual(['APPS', 'SETTINGS', 'Omni RAG', 'Case Summarization']);
     expect(screen.getByRole('link', { name: 'Models' })).toHaveAttribute('href', '/model');
     expect(screen.queryByRole('link', { name: 'Guides' })).not.toBeInTheDocument();
 
