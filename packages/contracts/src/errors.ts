@@ -165,7 +165,6 @@ const INTEGRATION_ERRORS = {
   'integration/in-use': 'Bots use this integration; point them at another engine first.',
   'integration/engine-mismatch': 'These settings are for another engine; an integration keeps its engine.',
   'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
-  'integration/provider-not-installed': 'This server cannot reach that contact centre yet.',
   'integration/secret-unreadable':
     'The stored secret cannot be decrypted (the installation secret changed); enter it again.',
 } as const;

@@ -10,14 +10,19 @@ import { rowsOf } from '../../db/client';
 import { loadAuthSecret } from '../../bootstrap';
 import { createSecretBox } from '../../lib/secret-box';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
+import { type AmazonConnectServer, startAmazonConnectServer } from '../../test/amazon-connect-server';
+import {
+  type FakeGenesysServer,
+  startGenesysWebMessagingServer,
+} from '../../test/genesys-web-messaging-server';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { contactCentreSettingsOf } from './contact-centre.service';
 
 /*
  * Contact-centre integrations (kind ccaas: Genesys Cloud and Amazon Connect) over HTTP, on PGlite (and
- * PostgreSQL with TEST_DATABASE_URL). The app is built without provider makers, so a connection test answers in
- * plain words that the connector is not installed; everything else (sealing, masking, endpoint binding, bots,
- * tenancy) is exercised for real.
+ * PostgreSQL with TEST_DATABASE_URL). Connection tests reach local servers that speak the Genesys Web Messaging
+ * guest protocol and the Amazon Connect API (SigV4 verified); everything else (sealing, masking, endpoint binding,
+ * bots, tenancy) is exercised for real.
  */
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -83,12 +88,37 @@ async function makeBot(caller: Caller, name: string, engines: Record<string, unk
   return BotSchema.parse(response.json()).id;
 }
 
+let genesysServer: FakeGenesysServer;
+let connectServer: AmazonConnectServer;
+
+/** Genesys settings that reach the local Web Messaging server. */
+const genesysFake = (settings: Record<string, unknown> = {}) => ({
+  server_url: genesysServer.serverUrl,
+  deployment_id: genesysServer.deploymentId,
+  origin: genesysServer.allowedOrigin,
+  ...settings,
+});
+/** Connect settings that reach the local Amazon Connect, signed with its key. */
+const connectFake = () => ({
+  region: connectServer.region,
+  instance_id: connectServer.instanceId,
+  contact_flow_id: connectServer.contactFlowId,
+  access_key_id: connectServer.keys.accessKeyId,
+  secret_access_key: connectServer.keys.secretAccessKey,
+  connect_endpoint: connectServer.baseUrl,
+  participant_endpoint: connectServer.baseUrl,
+});
+
 beforeAll(async () => {
-  t = await createTestApp();
+  genesysServer = await startGenesysWebMessagingServer();
+  connectServer = await startAmazonConnectServer();
+  t = await createTestApp({ env: { FETCH_ALLOW_ADDRESSES: '127.0.0.1' } });
   Object.assign(who, await makeOmniragTenants(t, ids));
 });
 afterAll(async () => {
   await t.close();
+  await genesysServer.close();
+  await connectServer.close();
 });
 
 describe('contact-centre integrations', () => {
@@ -259,27 +289,38 @@ describe('contact-centre integrations', () => {
     });
   });
 
-  it('answers a connection test in plain words when this server has no connector for the provider', async () => {
-    const gen = await made(who.alice, genesys('Tested Genesys'));
-    const con = await made(who.alice, connect('Tested Connect'));
+  it('tests saved and unsaved settings against the contact centre, in plain words, changing nothing', async () => {
+    const gen = await made(who.alice, genesys('Tested Genesys', genesysFake()));
+    const con = await made(who.alice, connect('Tested Connect', connectFake()));
     const before = await fingerprint();
+
     const saved = await call('POST', `/v1/integrations/${gen.id}/test`, who.alice);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toEqual({
-      ok: false,
-      code: 'integration/provider-not-installed',
-      message:
-        'This server cannot test Genesys Cloud connections yet: its Genesys Cloud connector is not installed. The settings can still be saved.',
+    expect(saved.json()).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('Genesys Cloud accepted'),
     });
     const savedConnect = await call('POST', `/v1/integrations/${con.id}/test`, who.alice);
-    expect(savedConnect.json()).toMatchObject({ ok: false, code: 'integration/provider-not-installed' });
-    expect(savedConnect.json<{ message: string }>().message).toContain('Amazon Connect');
+    expect(savedConnect.json()).toMatchObject({ ok: true });
+
+    // A masked secret stands for the stored one: the test signs with it, and it reaches no answer.
     const unsaved = await call('POST', '/v1/integrations/test', who.alice, {
       id: con.id,
       engine: 'connect',
-      settings: { ...CONNECT, secret_access_key: '****WXYZ' },
+      settings: { ...connectFake(), secret_access_key: '****WXYZ' },
     });
-    expect(unsaved.json()).toMatchObject({ ok: false, code: 'integration/provider-not-installed' });
+    expect(unsaved.json()).toMatchObject({ ok: true });
+    const wrongKey = await call('POST', '/v1/integrations/test', who.alice, {
+      engine: 'connect',
+      settings: { ...connectFake(), secret_access_key: 'not-the-key-0123456789' },
+    });
+    expect(wrongKey.json()).toMatchObject({ ok: false, code: 'handover/provider-refused' });
+    const wrongDeployment = await call('POST', '/v1/integrations/test', who.alice, {
+      engine: 'genesys',
+      settings: genesysFake({ deployment_id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }),
+    });
+    expect(wrongDeployment.json()).toMatchObject({ ok: false });
+    expect(wrongDeployment.json<{ message: string }>().message).not.toBe('');
     expect(await fingerprint()).toBe(before);
   });
 

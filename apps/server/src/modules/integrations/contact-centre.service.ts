@@ -34,8 +34,8 @@ import {
 export interface ContactCentreDeps {
   /** Seals and opens contact-centre secrets under a purpose of their own ("ccaas-secret"). */
   secretBox: SecretBox;
-  /** How a provider is made from an integration's settings; a provider without one answers a test in plain words. */
-  providers: Partial<ProviderFactories>;
+  /** How a provider is made from an integration's settings. */
+  providers: ProviderFactories;
   /** The guarded outbound means a provider uses (the operator's address policy). */
   network: ProviderNetwork;
 }
@@ -169,19 +169,17 @@ export async function contactCentreSettingsOf(
   return openContactCentreRow(box, row);
 }
 
-/** A provider made from settings, or null when this server has no maker for its engine. */
-function providerFor(deps: ContactCentreDeps, target: ContactCentreSettings): LiveAgentProvider | null {
-  return (
-    (target.engine === 'genesys'
-      ? deps.providers.genesys?.(target.settings, deps.network)
-      : deps.providers.connect?.(target.settings, deps.network)) ?? null
-  );
+/** The provider made from an integration's settings. */
+function providerFor(deps: ContactCentreDeps, target: ContactCentreSettings): LiveAgentProvider {
+  return target.engine === 'genesys'
+    ? deps.providers.genesys(target.settings, deps.network)
+    : deps.providers.connect(target.settings, deps.network);
 }
 
 /**
  * How the live-agent relay opens a tenant's contact-centre integration as a provider: the stored settings with the
- * secret opened, made with the installed provider makers over the guarded network. An integration that is gone,
- * was re-keyed by a new installation secret, or whose engine has no maker is unavailable (not retried).
+ * secret opened, made with the provider makers over the guarded network. An integration that is gone or whose secret
+ * was sealed under another installation secret is unavailable (not retried).
  */
 export function contactCentreProviders(
   db: Db,
@@ -206,15 +204,7 @@ export function contactCentreProviders(
         false,
       );
     }
-    const provider = providerFor(deps, target);
-    if (!provider) {
-      throw new ProviderFailure(
-        'handover/provider-unavailable',
-        `${PROVIDER_LABELS[target.engine]} is not installed on this server.`,
-        false,
-      );
-    }
-    return provider;
+    return providerFor(deps, target);
   };
 }
 
@@ -262,8 +252,8 @@ export function withOpenedSecret(
 
 /**
  * Checks contact-centre settings without starting a conversation (the provider's probe): how long it took, or the
- * refusal in plain words. A provider this server has no maker for, a probe that does not answer in time, and a
- * refused address are answered as failed tests, never as errors.
+ * refusal in plain words. A probe that does not answer in time and a refused address are answered as failed tests,
+ * never as errors.
  */
 export async function probeContactCentre(
   deps: ContactCentreDeps,
@@ -273,7 +263,6 @@ export async function probeContactCentre(
 ): Promise<IntegrationTestResult> {
   const label = PROVIDER_LABELS[target.engine];
   const provider = providerFor(deps, target);
-  if (!provider) return notInstalled(label);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), timeoutMs);
@@ -306,9 +295,3 @@ export async function probeContactCentre(
     clearTimeout(timer);
   }
 }
-
-const notInstalled = (label: string): IntegrationTestResult => ({
-  ok: false,
-  code: 'integration/provider-not-installed',
-  message: `This server cannot test ${label} connections yet: its ${label} connector is not installed. The settings can still be saved.`,
-});

@@ -7,13 +7,13 @@ import { CONNECT_INTEGRATION, GENESYS_INTEGRATION } from '../../../test/integrat
 import { renderRoute } from '../../../test/render';
 import { ContactCentreForm } from './contact-centre-form';
 
-const NOT_INSTALLED = {
+const REFUSED = {
   ok: false,
-  code: 'integration/provider-not-installed',
-  message: 'This server cannot test Genesys Cloud connections yet.',
+  code: 'handover/provider-refused',
+  message: 'Genesys Cloud refused the deployment: check the deployment id and the allowed origin.',
 };
 
-function stub(test: unknown = NOT_INSTALLED) {
+function stub(test: unknown = REFUSED) {
   return stubAuthApi({
     signedIn: true,
     handle: (method, path, body) => {
@@ -63,7 +63,11 @@ describe('ContactCentreForm', () => {
     await fill(user, screen.getByRole('textbox', { name: /^origin/i }), 'https://shop.example.com');
     await user.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('Connection failed')).toBeInTheDocument();
-    expect(screen.getByText('This server cannot test Genesys Cloud connections yet.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Genesys Cloud refused the deployment: check the deployment id and the allowed origin.',
+      ),
+    ).toBeInTheDocument();
     expect(api.bodyOf('/v1/integrations/test')).toEqual({
       engine: 'genesys',
       settings: {
