@@ -81,6 +81,8 @@ export interface FakeGenesysServer {
   readOnlyNext: boolean;
   /** Echoes are not answered while true (a socket that stopped answering). */
   muteEcho: boolean;
+  /** Guest texts are kept but not answered while true (an answer that is lost or late). */
+  muteTexts: boolean;
   /** How many times a guest socket was opened. */
   upgrades: number;
   /** The newest session, or the one whose custom attributes name the conversation. */
@@ -207,6 +209,7 @@ export async function startGenesysWebMessagingServer(
     configureFailure: null as ConfigureFailure,
     readOnlyNext: false,
     muteEcho: false,
+    muteTexts: false,
     upgrades: 0,
   };
   const refusedOrigins: string[] = [];
@@ -349,6 +352,7 @@ export async function startGenesysWebMessagingServer(
         ...(customMessageId === null ? {} : { metadata: { customMessageId } }),
       };
       session.history.push(entry);
+      if (state.muteTexts) return;
       send(socket, { type: 'response', class: 'StructuredMessage', code: 200, body: entry });
       return;
     }
@@ -408,6 +412,12 @@ export async function startGenesysWebMessagingServer(
     },
     set muteEcho(value) {
       state.muteEcho = value;
+    },
+    get muteTexts() {
+      return state.muteTexts;
+    },
+    set muteTexts(value) {
+      state.muteTexts = value;
     },
     get upgrades() {
       return state.upgrades;

@@ -31,6 +31,12 @@ const ALLOWED: Record<string, string> = {
   'lib/guarded-http/guarded-fetch.ts imports node:https': 'the guarded client itself (https)',
   'lib/guarded-http/guarded-fetch.ts imports node:tls':
     'the guarded client itself (its trusted certificates)',
+  'lib/guarded-http/guarded-websocket.ts imports ws':
+    'the guarded socket opener itself: it connects only to the address it has just checked',
+  'modules/integrations/providers/connect.ts imports @aws-sdk/client-connect':
+    'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
+  'modules/integrations/providers/connect.ts imports @aws-sdk/client-connectparticipant':
+    'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
   'lib/mailer.ts imports nodemailer': 'SMTP_URL is set by the operator; tenants give no mail server',
   'storage/s3-driver.ts imports @aws-sdk/client-s3': 'the S3 store is configured by the operator (S3_*)',
   'storage/s3-driver.ts imports @aws-sdk/s3-request-presigner':

@@ -268,8 +268,8 @@ describe('hand-over to Amazon Connect', () => {
             .select()
             .from(liveProviderSessions)
             .where(eq(liveProviderSessions.conversationId, id))
-        )[0],
-      'the stored session',
+        ).find((row) => row.status === 'active'),
+      'the stored session, started',
     );
     // The participant and connection tokens are credentials: stored only sealed.
     expect(stored.sealedState).not.toContain(chat.participantToken);
@@ -557,7 +557,7 @@ describe('hand-over to Amazon Connect', () => {
     expect(drops).toBeGreaterThan(0);
     fake.end();
     await until(async () => (await conversationRow(id)).state === 'bot', 'back to the bot');
-  });
+  }, 120_000);
 });
 
 describe.runIf(process.env.OMNIBOT_TEST_DB === 'postgres')('two server processes on one PostgreSQL', () => {

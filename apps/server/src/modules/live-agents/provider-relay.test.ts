@@ -249,8 +249,8 @@ describe('hand-over to Genesys Cloud', () => {
             .select()
             .from(liveProviderSessions)
             .where(eq(liveProviderSessions.conversationId, id))
-        )[0],
-      'the stored session',
+        ).find((row) => row.status === 'active'),
+      'the stored session, started',
     );
     // The token is a credential: stored only sealed.
     expect(stored.sealedState).not.toContain(session.token);

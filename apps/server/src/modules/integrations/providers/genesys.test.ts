@@ -200,6 +200,24 @@ describe('the Genesys Cloud Web Messaging provider', () => {
     expect(fakeSession.texts.at(-1)?.text).toBe('the next one');
   });
 
+  it('never sends a visitor message twice when its answer came too late on a live socket', async () => {
+    const { session, fakeSession } = await started();
+    const id = crypto.randomUUID();
+    fake.muteTexts = true;
+    try {
+      await expect(session.send({ id, text: 'late answer' })).rejects.toThrow();
+    } finally {
+      fake.muteTexts = false;
+    }
+    // The relay sends again what was not confirmed; the history says it arrived.
+    await session.send({ id, text: 'late answer' });
+    await session.send({ id: crypto.randomUUID(), text: 'the next one' });
+    expect(fakeSession.texts.map((text) => text.text).filter((text) => text === 'late answer')).toHaveLength(
+      1,
+    );
+    expect(fakeSession.texts.at(-1)?.text).toBe('the next one');
+  });
+
   it('asks for a new session when Genesys answers that the token’s session is read-only', async () => {
     fake.readOnlyNext = true;
     const { fakeSession } = await started();

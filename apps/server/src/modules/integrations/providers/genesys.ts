@@ -479,7 +479,7 @@ export function createGenesysProvider(
         // After a reconnect a message whose answer was lost may have arrived: the history tells.
         if (inbound === null) await history(null);
         if (inbound?.has(message.id)) return;
-        await connection.request(
+        const sent = connection.request(
           {
             action: 'onMessage',
             token: state.token,
@@ -494,6 +494,14 @@ export function createGenesysProvider(
             (frame.body as StructuredBody | undefined)?.metadata?.customMessageId === message.id,
           'a message',
         );
+        try {
+          await sent;
+        } catch (error) {
+          // Unconfirmed is not unsent: the message may have arrived with its answer lost or late, so the next send
+          // reads the history first rather than sending it twice.
+          inbound = null;
+          throw error;
+        }
         inbound?.add(message.id);
       },
       typing() {
