@@ -95,6 +95,8 @@ interface ContactCentre {
   handedOver(): Promise<AgentSide>;
   /** The contact centre refuses the next start with `status`. */
   refuseNextStart(status: 401 | 500): void;
+  /** The contact centre takes conversations again. */
+  recover(): void;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,9 @@ async function genesys(): Promise<ContactCentre> {
     },
     refuseNextStart(status) {
       fake.configureFailure = { status, reason: status === 401 ? 'Unauthorized' : 'Internal error' };
+    },
+    recover() {
+      fake.configureFailure = null;
     },
     close: () => fake.close(),
   };
@@ -177,6 +182,9 @@ async function amazonConnect(): Promise<ContactCentre> {
     },
     refuseNextStart(status) {
       fake.failNext(status, { pathPrefix: '/contact/chat' });
+    },
+    recover() {
+      fake.clearFailures();
     },
     close: () => fake.close(),
   };
@@ -346,6 +354,7 @@ for (const { title, make, fault, words } of CENTRES) {
       // Its agent joins by name, types and answers; the visitor answers back.
       agent.join(AGENT);
       await expect(frame.getByText(`${AGENT} joined the conversation.`)).toBeVisible();
+      await expect(frame.getByText(`${AGENT} is answering`)).toBeVisible();
       await expect(frame.getByText(/^Waiting for an agent…/)).toHaveCount(0);
       agent.type();
       await expect(frame.getByText(`${AGENT} is typing…`)).toBeVisible();
@@ -414,7 +423,16 @@ for (const { title, make, fault, words } of CENTRES) {
       await expect(input).toBeEditable();
       await say(frame, 'And a dog?');
       await expect(frame.getByText(FALLBACK)).toHaveCount(2);
-      await expect(frame.getByRole('button', { name: 'Talk to an agent' }).last()).toBeVisible();
+
+      // Once the contact centre takes conversations again, the same conversation is handed over.
+      centre.recover();
+      await frame.getByRole('button', { name: 'Talk to an agent' }).last().click();
+      await expect(frame.getByText(/^Waiting for an agent…/)).toBeVisible();
+      const agent = await centre.handedOver();
+      agent.join(AGENT);
+      await expect(frame.getByText(`${AGENT} joined the conversation.`)).toBeVisible();
+      agent.end();
+      await expect(frame.getByText(`${AGENT} ended the conversation. The bot answers again.`)).toBeVisible();
     });
   });
 }
