@@ -296,10 +296,8 @@ describe('contact-centre integrations', () => {
 
     const saved = await call('POST', `/v1/integrations/${gen.id}/test`, who.alice);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({
-      ok: true,
-      detail: expect.stringContaining('Genesys Cloud accepted'),
-    });
+    expect(saved.json()).toMatchObject({ ok: true });
+    expect(saved.json<{ detail: string }>().detail).toContain('Genesys Cloud accepted');
     const savedConnect = await call('POST', `/v1/integrations/${con.id}/test`, who.alice);
     expect(savedConnect.json()).toMatchObject({ ok: true });
 
