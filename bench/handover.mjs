@@ -9,6 +9,9 @@
 // writer's request handling (sign-in, rate limits, the transaction) is most of the total on a loaded machine.
 // `--conversations` handed-over conversations (200 by default) stay open at once; each sends `--rounds` messages
 // each way, `--concurrency` at a time. Budget: p95 within 2x the echo's and under 50 ms on loopback.
+// With `--queries` both servers count the statements each request sends to the database (bench/lib/query-count.mjs)
+// and, before the timed run, `--probe` messages each way are sent one at a time and their statements per POST
+// printed (the counting costs a little time per request, so compare latencies of runs without it).
 // Needs PostgreSQL (DATABASE_URL or TEST_DATABASE_URL names a server; a throwaway database is made and dropped) and
 // builds the server first unless `--no-build`. Prints figures; never part of `npm test`.
 //   npm run bench:handover -- [--conversations 200] [--rounds 3] [--concurrency 20] [--no-build]
@@ -29,6 +32,9 @@ const arg = (name, fallback) => {
 const CONVERSATIONS = Number(arg('conversations', '200'));
 const ROUNDS = Number(arg('rounds', '3'));
 const CONCURRENCY = Number(arg('concurrency', '20'));
+const QUERIES = process.argv.includes('--queries');
+const PROBE = Number(arg('probe', '20'));
+const QUERY_COUNTER = path.join(ROOT, 'bench/lib/query-count.mjs');
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Handover-Passw0rd-2026' };
 const LIMITS = {
   WIDGET_RATE_LIMIT_IP: '100000',
@@ -154,6 +160,7 @@ try {
     databaseUrl: database.url,
     admin: ADMIN,
     env: LIMITS,
+    nodeArgs: QUERIES ? ['--import', QUERY_COUNTER] : [],
   });
   servers.push(a);
   const b = await startBuiltServer({
@@ -161,6 +168,7 @@ try {
     databaseUrl: database.url,
     admin: ADMIN,
     env: LIMITS,
+    nodeArgs: QUERIES ? ['--import', QUERY_COUNTER] : [],
   });
   servers.push(b);
   const cookie = await signIn(a.url, ADMIN);
@@ -230,6 +238,44 @@ try {
   await eachLimited(conversations, CONCURRENCY, async ({ id }) =>
     json(await agent('POST', `/v1/inbox/${id}/claim`), 'claim'),
   );
+
+  if (QUERIES) {
+    // One message each way at a time, so every statement a server sends belongs to the request that sent it.
+    const marks = [a.log.join('').length, b.log.join('').length];
+    for (const [index, { id, token }] of conversations.slice(0, PROBE).entries()) {
+      const fromAgent = `probe agent ${index}`;
+      const arrived = toVisitors.expect(fromAgent);
+      await json(await agent('POST', `/v1/inbox/${id}/messages`, { text: fromAgent }), 'agent message');
+      await arrived;
+      const fromVisitor = `probe visitor ${index}`;
+      const heard = toAgent.expect(fromVisitor);
+      await json(
+        await visitor('/v1/intent', { conversationToken: token, text: fromVisitor }),
+        'visitor message',
+      );
+      await heard;
+    }
+    console.log(
+      `\nStatements per POST (round trips to PostgreSQL), ${PROBE} messages each way one at a time:`,
+    );
+    for (const [label, server, mark, route] of [
+      ['agent POST /v1/inbox/:id/messages (A)', a, marks[0], /^\/v1\/inbox\/[^/]+\/messages$/],
+      ['visitor POST /v1/intent (B)', b, marks[1], /^\/v1\/intent$/],
+    ]) {
+      const counted = server.log
+        .join('')
+        .slice(mark)
+        .split('\n')
+        .filter((line) => line.startsWith('omnibot-queries '))
+        .map((line) => JSON.parse(line.slice('omnibot-queries '.length)))
+        .filter((request) => request.method === 'POST' && route.test(request.url));
+      const counts = counted.map((request) => request.queries);
+      console.log(
+        `  ${label}: ${counts.length} requests, min ${Math.min(...counts)}, median ${percentile(counts, 50)}, max ${Math.max(...counts)}`,
+      );
+      for (const statement of counted[0]?.statements ?? []) console.log(`      ${statement}`);
+    }
+  }
 
   const agentToVisitor = [];
   const visitorToAgent = [];
