@@ -3,19 +3,26 @@
 // stream there), so every message crosses processes through the database's notifications.
 //   - agent -> visitor: from the agent's POST /v1/inbox/:id/messages on A to the message on the visitor's stream on B;
 //   - visitor -> agent: from the visitor's POST /v1/intent on B to the message on the inbox stream on A;
-//   - echo: the same round on a bare Node HTTP server that writes each posted text to an open event stream, on the
-//     same machine in the same run, as the floor.
+//   - echo: the same messages on a bare Node HTTP server in a process of its own (bench/lib/stream-echo.mjs) that
+//     writes each posted text to one of as many open event streams as there are conversations, on the same machine
+//     in the same run, right after the relay, as the floor.
 // Beside the totals it prints each writer's own request (until its answer) and what the relay adds after it, since the
 // writer's request handling (sign-in, rate limits, the transaction) is most of the total on a loaded machine.
 // `--conversations` handed-over conversations (200 by default) stay open at once; each sends `--rounds` messages
-// each way, `--concurrency` at a time. Budget: p95 within 2x the echo's and under 50 ms on loopback.
+// each way, `--concurrency` at a time. Budget: p95 within 2x the echo's and under 50 ms on loopback. The load average
+// of the machine is printed beside the figures (a shared machine's load moves both). A visitor stream the server ends
+// (it does after 5 minutes) is opened again after its last event id; a message that never arrives fails the run.
+// With `--queries` both servers count the statements each request sends to the database (bench/lib/query-count.mjs)
+// and, before the timed run, `--probe` messages each way are sent one at a time and their statements per POST
+// printed (the counting costs a little time per request, so compare latencies of runs without it).
 // Needs PostgreSQL (DATABASE_URL or TEST_DATABASE_URL names a server; a throwaway database is made and dropped) and
 // builds the server first unless `--no-build`. Prints figures; never part of `npm test`.
-//   npm run bench:handover -- [--conversations 200] [--rounds 3] [--concurrency 20] [--no-build]
-import { spawnSync } from 'node:child_process';
+//   npm run bench:handover -- [--conversations 200] [--rounds 3] [--concurrency 20] [--queries] [--probe 20]
+//   [--no-build]
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSseParser } from '../packages/contracts/src/sse.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
@@ -29,6 +36,9 @@ const arg = (name, fallback) => {
 const CONVERSATIONS = Number(arg('conversations', '200'));
 const ROUNDS = Number(arg('rounds', '3'));
 const CONCURRENCY = Number(arg('concurrency', '20'));
+const QUERIES = process.argv.includes('--queries');
+const PROBE = Number(arg('probe', '20'));
+const QUERY_COUNTER = path.join(ROOT, 'bench/lib/query-count.mjs');
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Handover-Passw0rd-2026' };
 const LIMITS = {
   WIDGET_RATE_LIMIT_IP: '100000',
@@ -78,12 +88,24 @@ async function eachLimited(items, limit, work) {
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Waiters for texts expected on a stream: `expect(text)` resolves when that text arrives. */
+/** How long a message may take to arrive before the run fails (nothing is lost: a lost one would hang it). */
+const ARRIVAL_TIMEOUT_MS = 60_000;
+
+/** Waiters for texts expected on a stream: `expect(text)` resolves when that text arrives, rejects if it never does. */
 function arrivals() {
   const waiting = new Map();
   return {
     expect(text) {
-      return new Promise((resolve) => waiting.set(text, resolve));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(text);
+          reject(new Error(`"${text}" did not arrive within ${ARRIVAL_TIMEOUT_MS} ms`));
+        }, ARRIVAL_TIMEOUT_MS);
+        waiting.set(text, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
     },
     arrived(text) {
       const resolve = waiting.get(text);
@@ -95,51 +117,57 @@ function arrivals() {
   };
 }
 
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+
 async function json(response, what) {
   if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : response.json();
 }
 
-/** The floor: a bare HTTP server that writes each posted text to the one open event stream. */
-async function echoFloor(samples) {
-  let stream = null;
-  const server = createServer((request, response) => {
-    if (request.url === '/events') {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-      stream = response;
-      return;
-    }
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      stream?.write(`event: message\ndata: ${JSON.stringify({ text: JSON.parse(body).text })}\n\n`);
-      response.writeHead(204).end();
-    });
+/**
+ * The floor: the bare stream echo in a process of its own with `streams` event streams open, `samples` messages
+ * posted `CONCURRENCY` at a time, each to one stream in turn; the time from each POST until its text is on its stream.
+ */
+async function echoFloor(streams, samples) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/lib/stream-echo.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  const abort = new AbortController();
-  const seen = arrivals();
-  const events = await fetch(`${url}/events`, { signal: abort.signal });
-  const reading = readEvents(events, ({ data }) => seen.arrived(JSON.parse(data).text));
-  const latencies = [];
-  await eachLimited(
-    Array.from({ length: samples }, (_, index) => index),
-    CONCURRENCY,
-    async (index) => {
-      const text = `echo ${index}`;
-      const arrived = seen.expect(text);
-      const sent = performance.now();
-      await fetch(`${url}/say`, { method: 'POST', body: JSON.stringify({ text }) });
-      latencies.push((await arrived) - sent);
-    },
-  );
-  abort.abort();
-  await reading;
-  server.closeAllConnections();
-  server.close();
-  return latencies;
+  try {
+    const [port] = await once(child.stdout.setEncoding('utf8'), 'data');
+    const url = `http://127.0.0.1:${Number.parseInt(port, 10)}`;
+    const abort = new AbortController();
+    const seen = arrivals();
+    const readers = [];
+    for (let stream = 0; stream < streams; stream += 1) {
+      const events = await fetch(`${url}/events/${stream}`, { signal: abort.signal });
+      readers.push(readEvents(events, ({ data }) => seen.arrived(JSON.parse(data).text)));
+    }
+    const latencies = [];
+    await eachLimited(
+      Array.from({ length: samples }, (_, index) => index),
+      CONCURRENCY,
+      async (index) => {
+        const text = `echo ${index}`;
+        const arrived = seen.expect(text);
+        const sent = performance.now();
+        const answer = await fetch(`${url}/say`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ stream: index % streams, text }),
+        });
+        if (answer.status !== 204) throw new Error(`echo: ${answer.status}`);
+        latencies.push((await arrived) - sent);
+      },
+    );
+    abort.abort();
+    await Promise.all(readers);
+    return latencies;
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 const database = await throwawayPostgres();
@@ -154,6 +182,7 @@ try {
     databaseUrl: database.url,
     admin: ADMIN,
     env: LIMITS,
+    nodeArgs: QUERIES ? ['--import', QUERY_COUNTER] : [],
   });
   servers.push(a);
   const b = await startBuiltServer({
@@ -161,6 +190,7 @@ try {
     databaseUrl: database.url,
     admin: ADMIN,
     env: LIMITS,
+    nodeArgs: QUERIES ? ['--import', QUERY_COUNTER] : [],
   });
   servers.push(b);
   const cookie = await signIn(a.url, ADMIN);
@@ -195,6 +225,43 @@ try {
   const toVisitors = arrivals();
   const toAgent = arrivals();
   const conversations = [];
+  const streams = { open: 0, fewestOpen: Infinity, reopened: 0 };
+  /**
+   * A visitor's live stream on B, open for the whole run: opened again after its last event id when the server ends
+   * it. Resolves once the first one is open, with `done`: the promise of the rest (wrapped, so that awaiting the
+   * opening does not wait for the end).
+   */
+  async function visitorStream(token) {
+    let after;
+    const open = async () => {
+      const response = await fetch(`${b.url}/v1/conversation/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ botId: bot.id, conversationToken: token, ...(after ? { after } : {}) }),
+        signal: abort.signal,
+      });
+      if (response.status !== 200) throw new Error(`visitor stream: ${response.status}`);
+      return response;
+    };
+    let response = await open();
+    const done = (async () => {
+      while (response) {
+        streams.open += 1;
+        await readEvents(response, ({ event, data, id }) => {
+          if (id !== null) after = id;
+          if (event === 'message') toVisitors.arrived(JSON.parse(data).text);
+        });
+        streams.open -= 1;
+        if (abort.signal.aborted) return;
+        streams.reopened += 1;
+        response = await open().catch((error) => {
+          if (abort.signal.aborted) return null;
+          throw error;
+        });
+      }
+    })();
+    return { done };
+  }
   await eachLimited(
     Array.from({ length: CONVERSATIONS }, (_, index) => index),
     CONCURRENCY,
@@ -205,18 +272,7 @@ try {
       );
       const token = first.conversationToken;
       await json(await visitor('/v1/handover', { conversationToken: token }), 'handover');
-      const events = await fetch(`${b.url}/v1/conversation/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ botId: bot.id, conversationToken: token }),
-        signal: abort.signal,
-      });
-      if (events.status !== 200) throw new Error(`visitor stream: ${events.status}`);
-      readers.push(
-        readEvents(events, ({ event, data }) => {
-          if (event === 'message') toVisitors.arrived(JSON.parse(data).text);
-        }),
-      );
+      readers.push((await visitorStream(token)).done);
       // A conversation token is `c1.<conversation id>.<signature>`: the agent finds the conversation by its id.
       conversations.push({ token, id: token.split('.')[1] });
     },
@@ -231,6 +287,53 @@ try {
     json(await agent('POST', `/v1/inbox/${id}/claim`), 'claim'),
   );
 
+  if (QUERIES) {
+    // One message each way at a time, so every statement a server sends belongs to the request that sent it.
+    const marks = [a.log.join('').length, b.log.join('').length];
+    for (const [index, { id, token }] of conversations.slice(0, PROBE).entries()) {
+      const fromAgent = `probe agent ${index}`;
+      const arrived = toVisitors.expect(fromAgent);
+      await json(await agent('POST', `/v1/inbox/${id}/messages`, { text: fromAgent }), 'agent message');
+      await arrived;
+      const fromVisitor = `probe visitor ${index}`;
+      const heard = toAgent.expect(fromVisitor);
+      await json(
+        await visitor('/v1/intent', { conversationToken: token, text: fromVisitor }),
+        'visitor message',
+      );
+      await heard;
+    }
+    // A server writes a request's line once its answer is sent: the last ones may still be on their way.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    console.log(
+      `\nStatements per POST (round trips to PostgreSQL), ${PROBE} messages each way one at a time:`,
+    );
+    for (const [label, server, mark, route] of [
+      ['agent POST /v1/inbox/:id/messages (A)', a, marks[0], /^\/v1\/inbox\/[^/]+\/messages$/],
+      ['visitor POST /v1/intent (B)', b, marks[1], /^\/v1\/intent$/],
+    ]) {
+      const counted = server.log
+        .join('')
+        .slice(mark)
+        .split('\n')
+        .filter((line) => line.startsWith('omnibot-queries '))
+        .map((line) => JSON.parse(line.slice('omnibot-queries '.length)))
+        .filter((request) => request.method === 'POST' && route.test(request.url));
+      const counts = counted.map((request) => request.queries);
+      console.log(
+        `  ${label}: ${counts.length} requests, min ${Math.min(...counts)}, median ${percentile(counts, 50)}, max ${Math.max(...counts)}`,
+      );
+      // The statements of each count seen, once.
+      const shown = new Set();
+      for (const request of counted) {
+        if (shown.has(request.queries)) continue;
+        shown.add(request.queries);
+        console.log(`    ${request.queries}:`);
+        for (const statement of request.statements) console.log(`      ${statement.slice(0, 110)}`);
+      }
+    }
+  }
+
   const agentToVisitor = [];
   const visitorToAgent = [];
   // The writer's own request (its answer, the transaction committed): what the relay adds is the rest.
@@ -243,7 +346,9 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [index, { id, token }] of conversations.entries()) work.push({ round, index, id, token });
   }
+  const loadBefore = load();
   await eachLimited(work, CONCURRENCY, async ({ round, index, id, token }) => {
+    streams.fewestOpen = Math.min(streams.fewestOpen, streams.open);
     const fromAgent = `agent ${round}.${index}`;
     const arrived = toVisitors.expect(fromAgent);
     const sent = performance.now();
@@ -266,15 +371,25 @@ try {
     visitorToAgent.push(got - said);
     visitorRelayed.push(Math.max(0, got - visitorDone));
   });
+  const loadAfter = load();
   abort.abort();
   await Promise.all(readers);
 
-  const echo = summary(await echoFloor(work.length));
+  const echo = summary(await echoFloor(CONVERSATIONS, work.length));
+  const loadEcho = load();
   const down = summary(agentToVisitor);
   const up = summary(visitorToAgent);
   console.log(
     `\nHand-over relay across two server processes on PostgreSQL: ${CONVERSATIONS} open conversations, ` +
       `${work.length} messages each way, ${CONCURRENCY} at a time`,
+  );
+  console.log(
+    `  visitor streams open on B during the run: fewest ${streams.fewestOpen} of ${CONVERSATIONS}` +
+      ` (opened again after the server ended one: ${streams.reopened}); echo: ${CONVERSATIONS} streams, ` +
+      `${work.length} messages, ${CONCURRENCY} at a time`,
+  );
+  console.log(
+    `  load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after the relay, ${loadEcho} after the echo`,
   );
   console.log('                               p50        p95        p99');
   for (const [name, figures] of [

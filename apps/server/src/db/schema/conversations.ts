@@ -67,6 +67,12 @@ export const conversations = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true }),
     /** Fallback answers in a row: a bot may hand over after a number of them. */
     fallbackStreak: integer('fallback_streak').notNull().default(0),
+    /**
+     * The id of its newest stored event (0 before any), written with each event under the row lock: a statement that
+     * locks the row reads it from the newest row version, so a notice names the event before it exactly even when
+     * the statement waited for the lock (its snapshot would not see the events committed meanwhile).
+     */
+    lastEventId: bigint('last_event_id', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('conversations_tenant_bot_started_idx').on(t.tenantId, t.botId, t.startedAt),

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ConversationState,
   type ConversationStatus,
   type HandoverReason,
   LIVE_AGENT_ERRORS,
   type LiveMessage,
 } from '@omnibot/contracts';
 import { and, eq, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import {
-  type ConversationRow,
-  conversationMessages,
-  conversations,
-  liveProviderSessions,
-} from '../../db/schema';
+import { type Db, executePrepared } from '../../db/client';
+import { type ConversationRow, conversations, liveProviderSessions } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { BotEngine } from '../bots/bot-engine';
-import { appendEvents, notifyQueueMoved, type StoredEvent } from './live-events';
+import { appendEvents, notifyAddedSql, notifyQueueMoved, type StoredEvent } from './live-events';
 import { openProviderSession, type ProviderTarget } from './provider-sessions';
 
 /** A database or a transaction. */
@@ -63,14 +59,6 @@ export interface MessageTranslation {
   failed: boolean;
 }
 
-/** The columns a message's translation is stored in. */
-const translationColumns = (row: ConversationRow, translation: MessageTranslation | null | undefined) => ({
-  language: translation?.language ?? row.language,
-  translatedText: translation?.translation?.text ?? null,
-  translatedLanguage: translation?.translation?.language ?? null,
-  translationFailed: translation?.failed ?? false,
-});
-
 /** 1 for the next to be answered: the queued conversations of the tenant that waited at least as long. */
 async function queuePosition(db: Executor, row: ConversationRow): Promise<number | null> {
   if (row.state !== 'queued' || row.queuedAt === null) return null;
@@ -96,9 +84,173 @@ export async function statusOf(db: Executor, row: ConversationRow): Promise<Conv
   };
 }
 
+/** A message of a person or the system for a conversation, as `storeMessage` stores it. */
+interface NewMessage {
+  role: 'agent' | 'system' | 'visitor';
+  text: string;
+  /** Chosen by the caller when it already named the message (a visitor's turn); else made here. */
+  id?: string;
+  at?: Date;
+  authorId?: string;
+  authorName?: string;
+  translation?: MessageTranslation | null;
+}
+
+/** Who may write the message, checked on the conversation's newest row under its lock. */
+interface StoreRule {
+  /**
+   * `{ agentId }`: only while that person answers it; `held`: while a person holds it (queued or answered);
+   * `checked`: the caller holds the lock in its transaction and checked the state itself.
+   */
+  may: { agentId: string } | 'held' | 'checked';
+  /**
+   * Only while the hand-over the caller read before is still the conversation's (its `queued_at`): a visitor's
+   * message reads whether a contact centre holds the conversation in the statement's snapshot, which may predate a
+   * hand-over committed while the statement waited for the lock. Each hand-over sets `queued_at` anew.
+   */
+  queuedAt?: Date | null;
+  /** Nothing is stored when the conversation's bot translates for its agents: the caller translates first. */
+  untranslatedOnly?: boolean;
+}
+
+/** The conversation as the statement that stored (or refused) a message found it under the lock. */
+export interface StoredIn {
+  state: ConversationState;
+  agentId: string | null;
+  agentName: string | null;
+  /** The visitor's place in the queue while it waits (computed for visitors' messages only). */
+  position: number | null;
+  /** The bot has automatic agent translation switched on (read for agents' messages only). */
+  translates: boolean;
+}
+
+interface StoreResult {
+  row: StoredIn;
+  /** Null when the rule refused it. */
+  message: LiveMessage | null;
+}
+
+/**
+ * Stores a message in one statement, its own transaction unless `db` is one: locks the conversation (`no key update`;
+ * a statement that waited for the lock reads the newest row), checks the rule, inserts the message, counts it on the
+ * conversation, appends its event and notifies every process at commit with the event in the notice, naming the
+ * conversation's `last_event_id` before it, read from the locked row (so it is exact). Events commit in the order of
+ * their ids: their ids are taken under the lock, which is held until commit. Null when it is not a conversation of the
+ * tenant; a message the rule refused is not stored (`message` null) and the row says why.
+ */
+async function storeMessage(
+  db: Executor,
+  conversation: { tenantId: string; id: string },
+  message: NewMessage,
+  rule: StoreRule,
+): Promise<StoreResult | null> {
+  const id = message.id ?? randomUUID();
+  const at = message.at ?? new Date();
+  const { translation } = message;
+  const fields = {
+    id,
+    role: message.role,
+    text: message.text,
+    authorName: message.authorName ?? null,
+    createdAt: at,
+    translatedText: translation?.translation?.text ?? null,
+    translatedLanguage: translation?.translation?.language ?? null,
+    translationFailed: translation?.failed ?? false,
+  };
+  // The event as both sides receive it, but for its language: the author's when detected, else the conversation's,
+  // which the statement reads under the lock and adds.
+  const base = liveMessage({ ...fields, language: null });
+  const visitor = message.role === 'visitor';
+  const { may } = rule;
+  const translates =
+    typeof may === 'object'
+      ? sql`coalesce((select (b.config -> 'language' ->> 'autoAgentTranslate')::boolean from bots b
+          where b.id = c.bot_id), false)`
+      : sql`false`;
+  const allowed =
+    typeof may === 'object'
+      ? sql`l.state = 'agent' and l.agent_id = ${may.agentId}::text
+          and not (${rule.untranslatedOnly === true}::boolean and l.translates)`
+      : may === 'held'
+        ? sql`l.state in ('queued', 'agent')`
+        : sql`true`;
+  const sameHandover =
+    rule.queuedAt === undefined
+      ? sql``
+      : sql` and l.queued_at is not distinct from ${rule.queuedAt?.toISOString() ?? null}::timestamptz`;
+  const delivery = visitor
+    ? sql`case when exists (select 1 from live_provider_sessions s where s.conversation_id = a.id)
+        then 'pending' end`
+    : sql`null`;
+  const position = visitor
+    ? sql`case when l.state = 'queued' and l.queued_at is not null then (select count(*)::int from conversations q
+        where q.tenant_id = l.tenant_id and q.state = 'queued' and q.queued_at <= l.queued_at) end`
+    : sql`null::int`;
+  const rows = await executePrepared<{
+    state: ConversationState;
+    agent_id: string | null;
+    agent_name: string | null;
+    translates: boolean;
+    position: number | null;
+    language: string | null;
+    event_id: string | number | null;
+  }>(
+    db,
+    'live_message',
+    sql`
+    with locked as (
+      select c.id, c.tenant_id, c.bot_id, c.language, c.state, c.agent_id, c.agent_name, c.queued_at,
+        c.last_event_id, ${translates} as translates
+      from conversations c
+      where c.tenant_id = ${conversation.tenantId} and c.id = ${conversation.id}::uuid
+      for no key update
+    ), allowed as (
+      select l.* from locked l where ${allowed}${sameHandover}
+    ), message as (
+      insert into conversation_messages (id, tenant_id, conversation_id, bot_id, role, text, author_id, author_name,
+        language, translated_text, translated_language, translation_failed, delivery, created_at)
+      select ${id}::uuid, a.tenant_id, a.id, a.bot_id, ${message.role}::text, ${message.text}::text,
+        ${message.authorId ?? null}::text, ${message.authorName ?? null}::text,
+        coalesce(${translation?.language ?? null}::text, a.language), ${translation?.translation?.text ?? null}::text,
+        ${translation?.translation?.language ?? null}::text, ${translation?.failed ?? false}::boolean, ${delivery},
+        ${at.toISOString()}::timestamptz
+      from allowed a
+      returning language
+    ), added as (
+      insert into conversation_events (tenant_id, conversation_id, type, data)
+      select ${conversation.tenantId}::text, ${conversation.id}::uuid, 'message',
+        ${JSON.stringify(base)}::jsonb || case when m.language is null or m.language = '' then '{}'::jsonb
+          else jsonb_build_object('language', m.language) end
+      from message m
+      returning id, type, data
+    ), counted as (
+      update conversations c
+      set message_count = c.message_count + 1, last_message_at = ${at.toISOString()}::timestamptz,
+        last_event_id = added.id
+      from added
+      where c.tenant_id = ${conversation.tenantId} and c.id = ${conversation.id}::uuid
+    ), ${notifyAddedSql(conversation, sql`(select last_event_id from allowed)`, null)}
+    select l.state, l.agent_id, l.agent_name, l.translates, ${position} as position,
+      (select language from message) as language, (select max(id) from added) as event_id,
+      (select count(*) from notified) as notified
+    from locked l`,
+  );
+  const [found] = rows;
+  if (!found) return null;
+  const row: StoredIn = {
+    state: found.state,
+    agentId: found.agent_id,
+    agentName: found.agent_name,
+    position: found.position,
+    translates: found.translates,
+  };
+  if (found.event_id === null) return { row, message: null };
+  return { row, message: liveMessage({ ...fields, language: found.language }) };
+}
+
 /**
  * A message written in a conversation by a person or the system, stored with its event in the caller's
- * transaction, and counted on the conversation.
+ * transaction, and counted on the conversation. The caller holds the row lock and checked the state.
  */
 export async function addMessage(
   tx: Tx,
@@ -111,29 +263,9 @@ export async function addMessage(
     translation?: MessageTranslation | null;
   },
 ): Promise<LiveMessage> {
-  const createdAt = new Date();
-  const [stored] = await tx
-    .insert(conversationMessages)
-    .values({
-      id: randomUUID(),
-      tenantId: row.tenantId,
-      conversationId: row.id,
-      botId: row.botId,
-      role: message.role,
-      text: message.text,
-      authorId: message.authorId ?? null,
-      authorName: message.authorName ?? null,
-      ...translationColumns(row, message.translation),
-      createdAt,
-    })
-    .returning();
-  await tx
-    .update(conversations)
-    .set({ messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: createdAt })
-    .where(eq(conversations.id, row.id));
-  const live = liveMessage(stored as NonNullable<typeof stored>);
-  await appendEvents(tx, row, [{ type: 'message', data: live }]);
-  return live;
+  const stored = await storeMessage(tx, row, message, { may: 'checked' });
+  if (!stored?.message) throw new Error(`conversation ${row.id} was not locked by its caller`);
+  return stored.message;
 }
 
 /**
@@ -250,9 +382,8 @@ async function answeredBy(tx: Tx, agent: InboxAgent, id: string): Promise<Conver
 export type PrepareMessage = (row: ConversationRow) => Promise<MessageTranslation | null>;
 
 /**
- * The agent's message made ready before its transaction: a translator may take seconds, and the conversation is not
- * kept locked meanwhile. Nothing is prepared unless the agent answers the conversation now; the transaction checks
- * that again.
+ * The agent's message made ready before it is stored: a translator may take seconds, and the conversation is not
+ * kept locked meanwhile. Nothing is prepared unless the agent answers the conversation now; storing checks that again.
  */
 async function preparedBeforeStoring(
   db: Db,
@@ -270,8 +401,10 @@ async function preparedBeforeStoring(
 }
 
 /**
- * A message of the agent to the visitor, made ready by `prepare` first (outside the transaction); null when it is not
- * a conversation of the agent's tenant.
+ * A message of the agent to the visitor, stored in one statement while the agent answers the conversation (409
+ * inbox/not-yours otherwise); null when it is not a conversation of the agent's tenant. When its bot translates for
+ * its agents, that statement stores nothing: the message is made ready by `prepare` first (outside any lock) and
+ * stored by a second one, which checks the state again.
  */
 export async function agentSays(
   db: Db,
@@ -280,18 +413,20 @@ export async function agentSays(
   text: string,
   prepare?: PrepareMessage,
 ): Promise<LiveMessage | null> {
-  const translation = prepare ? await preparedBeforeStoring(db, agent, id, prepare) : null;
-  return db.transaction(async (tx) => {
-    const row = await answeredBy(tx, agent, id);
-    if (!row) return null;
-    return addMessage(tx, row, {
-      role: 'agent',
-      text,
-      authorId: agent.userId,
-      authorName: agent.name,
-      translation,
-    });
+  const conversation = { tenantId: agent.tenantId, id };
+  const message = { role: 'agent' as const, text, authorId: agent.userId, authorName: agent.name };
+  const may = { agentId: agent.userId };
+  let stored = await storeMessage(db, conversation, message, {
+    may,
+    untranslatedOnly: prepare !== undefined,
   });
+  if (stored?.message === null && prepare && stored.row.translates) {
+    const translation = await preparedBeforeStoring(db, agent, id, prepare);
+    stored = await storeMessage(db, conversation, { ...message, translation }, { may });
+  }
+  if (!stored) return null;
+  if (!stored.message) throw liveAgentError('inbox/not-yours');
+  return stored.message;
 }
 
 /** The agent hands the conversation back to the bot, which answers the visitor's next message again. */
@@ -352,41 +487,45 @@ export async function closeConversation(
   });
 }
 
+/** What a visitor's message to the person holding the conversation is. */
+export interface VisitorMessage {
+  id: string;
+  text: string;
+  at: Date;
+  translation?: MessageTranslation | null;
+}
+
 /**
  * A visitor's message while a person holds the conversation (queued or answering): stored and relayed, never given
- * to the bot, with its translation when one was made before the transaction. Runs in the caller's transaction; the
- * row must be locked by it. For a contact centre the message waits as `pending` until the relay holding its session
- * sent it (the stored event wakes that relay).
+ * to the bot, with its translation when one was made before. For a contact centre the message waits as `pending`
+ * until the relay holding its session sent it (the stored event wakes that relay).
+ *
+ * Alone (`db` the database): one statement of its own, stored only while a person holds the conversation and the
+ * hand-over of `row` (the conversation as read before) is still its own; null when it was not stored (the
+ * conversation moved meanwhile: the caller stores the turn in a transaction instead). In a transaction (`db` the
+ * transaction, `lockHeld`): it locked the row and checked that a person holds it.
  */
 export async function visitorSaysToAgent(
-  tx: Tx,
+  db: Executor,
   row: ConversationRow,
-  message: { id: string; text: string; at: Date; translation?: MessageTranslation | null },
-): Promise<void> {
-  const [provider] = await tx
-    .select({ id: liveProviderSessions.conversationId })
-    .from(liveProviderSessions)
-    .where(eq(liveProviderSessions.conversationId, row.id));
-  const [stored] = await tx
-    .insert(conversationMessages)
-    .values({
-      ...(provider ? { delivery: 'pending' as const } : {}),
-      id: message.id,
-      tenantId: row.tenantId,
-      conversationId: row.id,
-      botId: row.botId,
-      role: 'visitor',
-      text: message.text,
-      ...translationColumns(row, message.translation),
-      createdAt: message.at,
-    })
-    .returning();
-  await tx
-    .update(conversations)
-    .set({ messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: message.at })
-    .where(eq(conversations.id, row.id));
-  await appendEvents(tx, row, [{ type: 'message', data: liveMessage(stored as NonNullable<typeof stored>) }]);
+  message: VisitorMessage,
+  { lockHeld }: { lockHeld: boolean },
+): Promise<StoredIn | null> {
+  const stored = await storeMessage(
+    db,
+    row,
+    { role: 'visitor', ...message },
+    lockHeld ? { may: 'checked' } : { may: 'held', queuedAt: row.queuedAt },
+  );
+  return stored?.message ? stored.row : null;
 }
+
+/** Where a conversation stands for its visitor, from the row a message was stored under. */
+export const statusOfStored = (row: StoredIn): ConversationStatus => ({
+  state: row.state,
+  position: row.position,
+  agent: row.state === 'agent' && row.agentName !== null ? { name: row.agentName } : null,
+});
 
 export { locked as lockedConversation };
 export type { Tx };

@@ -9,7 +9,7 @@ import {
   IntentReplySchema,
   LiveMessageSchema,
 } from '@omnibot/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app';
 import { loadAuthSecret } from '../../bootstrap';
@@ -21,6 +21,7 @@ import { makeOmniragTenants, makeSignedInUser } from '../accounts/accounts.fixtu
 import { createConversationTokens } from '../widget/conversation-token';
 import { startOpenAICompatibleServer } from '../../test/openai-compatible-server';
 import { makeChatModel } from '../rag/rags.test-support';
+import { LIVE_CHANNEL, type LiveNotice, parseNotice } from './live-events';
 
 /*
  * Hand-over to a person through the built-in inbox, against the real app (PGlite, or PostgreSQL with
@@ -321,6 +322,71 @@ describe('hand-over to the inbox', () => {
     expect(resumedIds.every((eventId) => eventId > second)).toBe(true);
     expect(resumedIds).toEqual([...new Set(resumedIds)].sort((x, y) => x - y));
     expect(texts).not.toContain(`${ANN} joined the conversation.`);
+  });
+
+  it('names the event before each notice exactly while both sides race for the conversation', async () => {
+    const first = await ask(liveBot, 'Many messages at once, please.');
+    const token = first.conversationToken;
+    const id = defined(tokens.verify(token, liveBot));
+    await visitorPost(t.app, '/v1/handover', { botId: liveBot, conversationToken: token });
+    await inbox(agents.ann, 'POST', `/${id}/claim`);
+    const before = defined(
+      (await t.database.db.select().from(conversations).where(eq(conversations.id, id)))[0],
+    );
+    const notices: LiveNotice[] = [];
+    const unlisten = await t.database.listen(
+      LIVE_CHANNEL,
+      (payload) => {
+        const notice = parseNotice(payload);
+        if (notice?.conversationId === id) notices.push(notice);
+      },
+      () => undefined,
+    );
+    try {
+      // Each message is one statement that waits for the row lock while others hold it (PostgreSQL's pool runs ten
+      // at once): a notice naming the event before it from a snapshot older than the lock would leave a gap.
+      const each = 30;
+      const answers = await Promise.all(
+        Array.from({ length: each }, (_, index) => [
+          inbox(agents.ann, 'POST', `/${id}/messages`, { text: `agent ${index}` }),
+          visitorPost(t.app, '/v1/intent', {
+            botId: liveBot,
+            conversationToken: token,
+            text: `visitor ${index}`,
+          }),
+        ]).flat(),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([
+        ...Array<number>(each).fill(200),
+        ...Array<number>(each).fill(201),
+      ]);
+      const started = Date.now();
+      while (notices.length < 2 * each && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(notices).toHaveLength(2 * each);
+      // Delivered in commit order: each names the one before it, and carries its event.
+      let previous = before.lastEventId;
+      for (const notice of notices) {
+        expect(notice.previousId).toBe(previous);
+        expect(notice.events?.map((event) => event.id)).toEqual([notice.lastId]);
+        previous = defined(notice.lastId);
+      }
+      const stored = await t.database.db
+        .select({ id: conversationEvents.id })
+        .from(conversationEvents)
+        .where(and(eq(conversationEvents.conversationId, id), gt(conversationEvents.id, before.lastEventId)))
+        .orderBy(asc(conversationEvents.id));
+      expect(stored.map((row) => row.id)).toEqual(notices.map((notice) => notice.lastId));
+      const after = defined(
+        (await t.database.db.select().from(conversations).where(eq(conversations.id, id)))[0],
+      );
+      expect(after.lastEventId).toBe(previous);
+      expect(after.messageCount).toBe(before.messageCount + 2 * each);
+    } finally {
+      await unlisten();
+      await inbox(agents.ann, 'POST', `/${id}/close`);
+    }
   });
 
   it('lets exactly one of two agents claiming at once win', async () => {

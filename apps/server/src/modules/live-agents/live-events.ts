@@ -1,5 +1,5 @@
 import type { ConversationState, LiveMessage } from '@omnibot/contracts';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type ConversationEventRow, conversationEvents } from '../../db/schema';
 
@@ -102,11 +102,39 @@ export function parseNotice(payload: string): LiveNotice | null {
 }
 
 /**
+ * The tail of a statement that stored events of a conversation: the CTEs `notice`, `texts` and `notified`, which
+ * notify every process of the rows of the CTE `added` (id, type, data), naming `previous` (the conversation's event
+ * id before them) and the state they move it to. The notice carries the events themselves when they fit (a reader
+ * then needs no read), else their ids only; nothing is notified when `added` is empty. The statement's result must
+ * read `notified`, or PostgreSQL skips it.
+ */
+export function notifyAddedSql(
+  conversation: { tenantId: string; id: string },
+  previous: SQL,
+  state: ConversationState | null,
+): SQL {
+  return sql`notice as (
+      select
+        jsonb_strip_nulls(jsonb_build_object('t', ${conversation.tenantId}::text, 'c', ${conversation.id}::text,
+          'p', ${previous}, 'i', max(added.id), 's', ${state}::text)) as head,
+        jsonb_agg(jsonb_build_array(added.id, added.type, added.data) order by added.id) as events
+      from added
+      having count(*) > 0
+    ), texts as (
+      select head::text as short, (head || jsonb_build_object('e', events))::text as whole from notice
+    ), notified as (
+      select pg_notify(${LIVE_CHANNEL}, case when octet_length(whole) <= ${NOTICE_BYTES_MAX} then whole else short end)
+      from texts
+    )`;
+}
+
+/**
  * Stores events of a conversation and notifies every process, in the caller's transaction: the notification is
  * delivered when the transaction commits, so nobody hears of an event that is not stored. The caller holds the
  * conversation's row lock (`lockedConversation`), so a conversation's events commit in the order of their ids and
- * `previousId` is exact. One statement: the events, the conversation's event id before them and the notification,
- * which carries the events themselves when they fit (a reader then needs no read), else their ids only.
+ * `previousId` (the conversation's `last_event_id`, moved on here) is exact. One statement: the events, the
+ * conversation's newest event id and the notification, which carries the events themselves when they fit (a reader
+ * then needs no read), else their ids only.
  */
 export async function appendEvents(
   tx: Executor,
@@ -126,21 +154,16 @@ export async function appendEvents(
   );
   await tx.execute(sql`
     with previous as (
-      select coalesce(max(id), 0) as id from conversation_events where conversation_id = ${conversation.id}::uuid
+      select last_event_id as id from conversations
+      where tenant_id = ${conversation.tenantId} and id = ${conversation.id}::uuid
     ), added as (
       insert into conversation_events (tenant_id, conversation_id, type, data) values ${values}
       returning id, type, data
-    ), notice as (
-      select
-        jsonb_strip_nulls(jsonb_build_object('t', ${conversation.tenantId}::text, 'c', ${conversation.id}::text,
-          'p', (select id from previous), 'i', max(added.id), 's', ${state}::text)) as head,
-        jsonb_agg(jsonb_build_array(added.id, added.type, added.data) order by added.id) as events
-      from added
-    ), texts as (
-      select head::text as short, (head || jsonb_build_object('e', events))::text as whole from notice
-    )
-    select pg_notify(${LIVE_CHANNEL}, case when octet_length(whole) <= ${NOTICE_BYTES_MAX} then whole else short end)
-    from texts
+    ), moved as (
+      update conversations set last_event_id = (select max(id) from added)
+      where tenant_id = ${conversation.tenantId} and id = ${conversation.id}::uuid
+    ), ${notifyAddedSql(conversation, sql`(select id from previous)`, state)}
+    select count(*) from notified
   `);
 }
 

@@ -29,7 +29,7 @@ import {
   lockedConversation,
   type MessageTranslation,
   requestHandover,
-  statusOf,
+  statusOfStored,
   visitorSaysToAgent,
 } from '../live-agents/handover.service';
 import { providerTargetOf } from '../live-agents/provider-sessions';
@@ -182,6 +182,29 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
     last: index === answer.messages.length - 1,
   }));
   const conversationRef = { tenantId, id: turn.conversationId };
+  const relayedReply = (status: ConversationStatus): IntentReply => ({
+    conversationToken: turn.conversationToken,
+    visitorMessage: { id: turn.visitorMessageId, text: turn.text },
+    messages: [],
+    sources: [],
+    fallback: false,
+    handoverOffered: false,
+    language,
+    handover: status,
+  });
+  const visitorMessage = {
+    id: turn.visitorMessageId,
+    text: turn.text,
+    at: turn.receivedAt,
+    translation: turn.translation ?? null,
+  };
+  // A person held the conversation when it was read: the message goes to them in one statement, which checks that
+  // under the lock. Only if the conversation moved meanwhile is the turn stored the long way below.
+  const held = turn.conversation?.state === 'queued' || turn.conversation?.state === 'agent';
+  if (turn.conversation !== null && held) {
+    const stored = await visitorSaysToAgent(db, turn.conversation, visitorMessage, { lockHeld: false });
+    if (stored) return relayedReply(statusOfStored(stored));
+  }
   // Out of business hours the bot neither offers a person nor hands the conversation to one.
   const { inHours } = await handoverHours(db, bot);
   // Set when a person holds the conversation: the bot's answer is dropped, the visitor's message goes to them.
@@ -206,13 +229,8 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
       const row = await lockedConversation(tx, tenantId, turn.conversationId);
       if (!row || row.state === 'closed') throw handoverClosed();
       if (row.state !== 'bot') {
-        await visitorSaysToAgent(tx, row, {
-          id: turn.visitorMessageId,
-          text: turn.text,
-          at: turn.receivedAt,
-          translation: turn.translation ?? null,
-        });
-        handover = await statusOf(tx, row);
+        const stored = await visitorSaysToAgent(tx, row, visitorMessage, { lockHeld: true });
+        if (stored) handover = statusOfStored(stored);
         relayed = true;
         return;
       }
