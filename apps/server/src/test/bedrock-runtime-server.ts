@@ -181,8 +181,8 @@ export async function startBedrockRuntimeServer(
       );
     });
     if (failure === 'stream-cut') {
-      // The connection drops mid-answer: no messageStop, no end of the chunked body.
-      response.socket?.destroy();
+      // The connection drops mid-answer, once the first frames are out: no messageStop, no end of the body.
+      setTimeout(() => response.socket?.destroy(), 100);
       return;
     }
     if (failure === 'stream-exception') {

@@ -89,6 +89,16 @@ export function awsEngineFailure(
     return new ProviderError(codeOfStatus(status), detail);
   }
   const message = error instanceof Error ? error.message : String(error);
+  const name = error instanceof Error ? `${error.name.charAt(0).toUpperCase()}${error.name.slice(1)}` : '';
+  const words = PLAIN_WORDS[name];
+  if (words !== undefined) {
+    // An exception AWS sent inside an event stream: named, without an HTTP status of its own.
+    const said = scrub(message.split('\n')[0]?.trim().slice(0, 200) ?? '');
+    return new ProviderError(
+      /Throttling|TooManyRequests|ServiceQuota/u.test(name) ? 'provider/rate-limited' : 'provider/error',
+      `${service} stopped the answer with ${name}, ${words}${said ? `: ${said}` : '.'}`,
+    );
+  }
   return new ProviderError(
     'provider/bad-response',
     `${service} failed: ${scrub(message.split('\n')[0] ?? '').slice(0, 200)}`,

@@ -119,11 +119,13 @@ export function createBedrockRuntime(
 
   async function* stream(request: ChatRequest): AsyncGenerator<string> {
     let stopped = false;
+    let receiving = false;
     try {
       const answer = await client.send(
         new ConverseStreamCommand(commandInput(request)),
         sendOptions(request),
       );
+      receiving = true;
       if (!answer.stream) {
         throw new ProviderError('provider/bad-response', `${SERVICE} sent no event stream.`);
       }
@@ -136,7 +138,15 @@ export function createBedrockRuntime(
         if (event.messageStop) stopped = true;
       }
     } catch (error) {
-      throw awsEngineFailure(SERVICE, error, secrets, request.signal);
+      const failure = awsEngineFailure(SERVICE, error, secrets, request.signal);
+      // The connection closing under an answer half read shows as a bare error of the body's reader.
+      if (receiving && failure.code === 'provider/bad-response' && !request.signal?.aborted) {
+        throw new ProviderError(
+          'provider/bad-response',
+          `${SERVICE} ended the stream mid-answer (the connection closed).`,
+        );
+      }
+      throw failure;
     }
     // A stream that ends before messageStop was cut off: what came is not the whole answer.
     if (!stopped) throw new ProviderError('provider/bad-response', `${SERVICE} ended the stream mid-answer.`);
