@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { LexRuntimeV2Client, RecognizeTextCommand } from '@aws-sdk/client-lex-runtime-v2';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startBedrockRuntimeServer } from '../apps/server/src/test/bedrock-runtime-server.ts';
 import { startLexRuntimeServer } from '../apps/server/src/test/lex-runtime-server.ts';
 import { ROOT } from '../scripts/lib/build.mjs';
@@ -105,10 +106,12 @@ try {
   });
   const bareBot = await bot('Bench bot without engine', { botEngine: 'builtin' });
 
+  // The fakes speak HTTP/1.1, as the server's guarded client does; both SDK clients default to HTTP/2.
   const lexClient = new LexRuntimeV2Client({
     region: lex.region,
     endpoint: lex.baseUrl,
     credentials: lex.keys,
+    requestHandler: new NodeHttpHandler(),
     maxAttempts: 1,
   });
   const bedrockClient = new BedrockRuntimeClient({
@@ -116,6 +119,7 @@ try {
     endpoint: bedrock.baseUrl,
     credentials: bedrock.keys,
     authSchemePreference: ['sigv4'],
+    requestHandler: new NodeHttpHandler(),
     maxAttempts: 1,
   });
   const lexText = (i) => LEX_SCRIPT[(i % PER_CONVERSATION) % LEX_SCRIPT.length];

@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AwsHttpError, type AwsTestKeys, createSigV4Verifier, headerOf } from './aws-sigv4';
+import { AwsHttpError, type AwsTestKeys, createSigV4Verifier } from './aws-sigv4';
 
 export type LexFakeFailure = 401 | 403 | 429 | 500 | 'hang' | 'malformed';
 

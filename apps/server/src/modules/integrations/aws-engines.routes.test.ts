@@ -45,6 +45,7 @@ async function storedSettings(id: string): Promise<string> {
   );
 }
 
+const messageOf = (response: { json: <T>() => T }) => response.json<{ message: string }>().message;
 const fingerprint = () => tablesFingerprint(t, ['integrations', 'bots', 'audit_log']);
 const masked = (secret: string) => `****${secret.slice(-4)}`;
 
@@ -122,10 +123,7 @@ describe('Lex and Bedrock integrations', () => {
   it('tests saved and unsaved settings with a real call, and says in plain words what failed', async () => {
     const lexRow = await made({ name: 'Lex tested', engine: 'lex', settings: lexSettings });
     const saved = await call('POST', `/v1/integrations/${lexRow.id}/test`, who.alice);
-    expect(saved.json()).toMatchObject({
-      ok: true,
-      detail: expect.stringMatching(/^The Lex bot FLOWERBOT1/u),
-    });
+    expect(saved.json<{ ok: boolean; detail: string }>().detail).toMatch(/^The Lex bot FLOWERBOT1/u);
     // The probe's throwaway session is deleted after.
     expect(lex.requests.at(-1)?.method).toBe('DELETE');
     expect(lex.sessions.size).toBe(0);
@@ -134,21 +132,18 @@ describe('Lex and Bedrock integrations', () => {
       engine: 'lex',
       settings: { ...lexSettings, secret_access_key: 'wrong-lex-secret-000000000000000000000000' },
     });
-    expect(wrongSecret.json()).toMatchObject({
-      ok: false,
-      code: 'provider/unauthorized',
-      message: expect.stringContaining('InvalidSignatureException, the request signature does not match'),
-    });
+    expect(wrongSecret.json()).toMatchObject({ ok: false, code: 'provider/unauthorized' });
+    expect(messageOf(wrongSecret)).toContain(
+      'InvalidSignatureException, the request signature does not match',
+    );
     const otherBot = await call('POST', '/v1/integrations/test', who.alice, {
       engine: 'lex',
       settings: { ...lexSettings, bot_id: 'OTHERBOT00' },
     });
-    expect(otherBot.json()).toMatchObject({
-      ok: false,
-      message: expect.stringContaining(
-        'ResourceNotFoundException, the bot, alias, locale or model was not found',
-      ),
-    });
+    expect(otherBot.json()).toMatchObject({ ok: false });
+    expect(messageOf(otherBot)).toContain(
+      'ResourceNotFoundException, the bot, alias, locale or model was not found',
+    );
     const masks = await call('POST', '/v1/integrations/test', who.alice, {
       id: lexRow.id,
       engine: 'lex',
@@ -172,7 +167,8 @@ describe('Lex and Bedrock integrations', () => {
       engine: 'bedrock',
       settings: { ...bedrockSettings, model: 'amazon.titan-text-express-v1' },
     });
-    expect(unknownModel.json()).toMatchObject({ ok: false, message: expect.stringContaining('HTTP 404') });
+    expect(unknownModel.json()).toMatchObject({ ok: false });
+    expect(messageOf(unknownModel)).toContain('HTTP 404');
     // An address the guarded client refuses is a failed test, in plain words.
     const blocked = await call('POST', '/v1/integrations/test', who.alice, {
       engine: 'bedrock',

@@ -1,11 +1,11 @@
 import {
   type BedrockSettings,
-  BedrockSettingsSchema,
+  type BedrockSettingsSchema,
   bedrockEndpointOf,
   type IntegrationTestResult,
   isMaskedApiKey,
   type LexSettings,
-  LexSettingsSchema,
+  type LexSettingsSchema,
   lexEndpointOf,
   maskSecret,
 } from '@omnibot/contracts';

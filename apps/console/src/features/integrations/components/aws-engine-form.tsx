@@ -53,7 +53,7 @@ export function ChatbotEngineSwitch({
         aria-labelledby="integration-engine-label"
         data={CHATBOT_ENGINE_CHOICES.map((engine) => ({ value: engine, label: ENGINE_LABELS[engine] }))}
         value={value}
-        onChange={(next) => onChange(next as ChatbotEngineChoice)}
+        onChange={onChange}
         style={{ overflowX: 'auto', maxWidth: '100%' }}
       />
     </Stack>

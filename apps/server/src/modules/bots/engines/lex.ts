@@ -42,7 +42,7 @@ async function storedSessionState(
     .orderBy(desc(conversationMessages.createdAt))
     .limit(1);
   const session = last?.trace?.engine === 'lex' ? last.trace.session : undefined;
-  return typeof session === 'object' && session !== null ? (session as SessionState) : null;
+  return typeof session === 'object' && session !== null ? session : null;
 }
 
 /**
