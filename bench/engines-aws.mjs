@@ -37,17 +37,24 @@ const LEX_SCRIPT = ['hello', 'I want to order flowers', 'roses', 'today', 'what 
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
-/** p50 and p95 in ms of `turn(i)` run `TURNS` times one after the other, after a warm-up. */
-async function measure(turn) {
-  for (let i = 0; i < WARM_UP; i += 1) await turn(i);
-  const times = [];
+/**
+ * p50 and p95 in ms of each series' `turn(i)`, run `TURNS` times after a warm-up. The series take turns (one call
+ * of each, then the next round), so a machine busy with other work weighs on all of them alike.
+ */
+async function measureTogether(series) {
+  for (let i = 0; i < WARM_UP; i += 1) for (const [, turn] of series) await turn(i);
+  const times = series.map(() => []);
   for (let i = 0; i < TURNS; i += 1) {
-    const started = performance.now();
-    await turn(i);
-    times.push(performance.now() - started);
+    for (const [index, [, turn]] of series.entries()) {
+      const started = performance.now();
+      await turn(i);
+      times[index].push(performance.now() - started);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
+  return series.map(([name], index) => {
+    const sorted = times[index].sort((a, b) => a - b);
+    return [name, { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) }];
+  });
 }
 
 /** A visitor's turns of one bot: a new conversation every PER_CONVERSATION turns, the token kept in between. */
@@ -123,60 +130,60 @@ try {
     maxAttempts: 1,
   });
   const lexText = (i) => LEX_SCRIPT[(i % PER_CONVERSATION) % LEX_SCRIPT.length];
-  const rows = [];
-  rows.push([
-    'no engine (fallback text)',
-    await measure(visitor(server.url, bareBot.id, (i) => `Question ${i}`)),
-  ]);
-  rows.push([
-    'Lex fake, SDK directly',
-    await measure((i) =>
-      lexClient.send(
-        new RecognizeTextCommand({
-          botId: lex.botId,
-          botAliasId: lex.botAliasId,
-          localeId: lex.localeId,
-          sessionId: `bench-${Math.floor(i / PER_CONVERSATION)}`,
-          text: lexText(i),
-        }),
-      ),
-    ),
-  ]);
-  rows.push(['Lex via /v1/intent', await measure(visitor(server.url, lexBot.id, lexText))]);
-  rows.push([
-    'Bedrock fake, SDK directly',
-    await measure(() =>
-      bedrockClient.send(
-        new ConverseCommand({
-          modelId: bedrock.modelId,
-          messages: [{ role: 'user', content: [{ text: 'How long does delivery take?' }] }],
-          inferenceConfig: { maxTokens: 1024, temperature: 0.7 },
-        }),
-      ),
-    ),
-  ]);
-  rows.push([
-    'Bedrock via /v1/intent',
-    await measure(visitor(server.url, bedrockBot.id, (i) => `How long does delivery take? (${i})`)),
+  const rows = await measureTogether([
+    ['no engine (fallback text)', visitor(server.url, bareBot.id, (i) => `Question ${i}`)],
+    [
+      'Lex fake, SDK directly',
+      (i) =>
+        lexClient.send(
+          new RecognizeTextCommand({
+            botId: lex.botId,
+            botAliasId: lex.botAliasId,
+            localeId: lex.localeId,
+            sessionId: `bench-${Math.floor(i / PER_CONVERSATION)}`,
+            text: lexText(i),
+          }),
+        ),
+    ],
+    ['Lex via /v1/intent', visitor(server.url, lexBot.id, lexText)],
+    [
+      'Bedrock fake, SDK directly',
+      () =>
+        bedrockClient.send(
+          new ConverseCommand({
+            modelId: bedrock.modelId,
+            messages: [{ role: 'user', content: [{ text: 'How long does delivery take?' }] }],
+            inferenceConfig: { maxTokens: 1024, temperature: 0.7 },
+          }),
+        ),
+    ],
+    [
+      'Bedrock via /v1/intent',
+      visitor(server.url, bedrockBot.id, (i) => `How long does delivery take? (${i})`),
+    ],
   ]);
 
   const fmt = (ms) => ms.toFixed(2).padStart(9);
   console.log(
-    `\nOne visitor at a time, ${TURNS} turns per row after ${WARM_UP} to warm up, conversations of ` +
-      `${PER_CONVERSATION} turns, built server on PGlite, fakes in this process, loopback.\n`,
+    `\nOne visitor at a time, ${TURNS} turns per row after ${WARM_UP} to warm up, the rows taking turns, ` +
+      `conversations of ${PER_CONVERSATION} turns, built server on PGlite, fakes in this process, loopback.\n`,
   );
   console.log(`${'series'.padEnd(28)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}`);
   for (const [name, figures] of rows) console.log(`${name.padEnd(28)}${fmt(figures.p50)}${fmt(figures.p95)}`);
   const byName = Object.fromEntries(rows);
   const bare = byName['no engine (fallback text)'];
-  console.log('\nWhat the product adds to the engine call, per turn (intent − fake directly − turn without engine):');
+  console.log(
+    '\nWhat the product adds to the engine call, per turn (intent − fake directly − turn without engine):',
+  );
   for (const [engine, direct, intent] of [
     ['Lex', byName['Lex fake, SDK directly'], byName['Lex via /v1/intent']],
     ['Bedrock', byName['Bedrock fake, SDK directly'], byName['Bedrock via /v1/intent']],
   ]) {
     const p50 = intent.p50 - direct.p50 - bare.p50;
     const p95 = intent.p95 - direct.p95 - bare.p95;
-    console.log(`${engine.padEnd(28)}${fmt(p50)}${fmt(p95)}   budget p95 < 2 ms: ${p95 < 2 ? 'met' : 'NOT met'}`);
+    console.log(
+      `${engine.padEnd(28)}${fmt(p50)}${fmt(p95)}   budget p95 < 2 ms: ${p95 < 2 ? 'met' : 'NOT met'}`,
+    );
   }
 } finally {
   await server.stop();

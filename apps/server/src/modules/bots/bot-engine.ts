@@ -1,12 +1,6 @@
 import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
-import {
-  integrations,
-  type StoredBedrockSettings,
-  type StoredBuiltinSettings,
-  type StoredLexSettings,
-  type StoredOpenAiSettings,
-} from '../../db/schema';
+import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
@@ -274,9 +268,9 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
         const config = { ...bot.config, engines: { ...bot.config.engines, rag_id: ragId } };
         return builtinEngine(deps).respond({ ...request, bot: { ...bot, config } });
       }
-      if (row.engine === 'lex') return lexEngine(deps, row.settings as StoredLexSettings).respond(request);
+      if (row.engine === 'lex') return lexEngine(deps, row).respond(request);
       if (row.engine === 'bedrock') {
-        return bedrockEngine(deps, row.settings as StoredBedrockSettings).respond(request);
+        return bedrockEngine(deps, row).respond(request);
       }
       let settings: StoredOpenAiSettings;
       try {

@@ -1,6 +1,7 @@
-import type { StoredBedrockSettings } from '../../../db/schema';
+import type { IntegrationRow, StoredBedrockSettings } from '../../../db/schema';
 import { SecretBoxError } from '../../../lib/secret-box';
 import { openBedrock } from '../../integrations/aws-engines.service';
+import { cachedAwsRuntime } from '../../integrations/providers/aws-engine-cache';
 import { createBedrockRuntime } from '../../integrations/providers/bedrock-runtime';
 import { type AnswerDeps, answer } from '../../rag/rag-answer';
 import { loadRagForAnswer } from '../../rag/rags.service';
@@ -13,14 +14,19 @@ import { answerWithChat, type BotEngine, fallbackReply, reply } from '../bot-eng
  * RAG's own model; without one, Bedrock answers with the bot's prompt. Any failure (refused key, throttling, AWS
  * errors, a timeout, a malformed answer, a cut stream) gives the fallback text with the reason on the trace.
  */
-export function bedrockEngine(deps: AnswerDeps, stored: StoredBedrockSettings): BotEngine {
+export function bedrockEngine(deps: AnswerDeps, row: IntegrationRow): BotEngine {
+  const stored = row.settings as StoredBedrockSettings;
   return {
     async respond(request) {
       const started = performance.now();
       const { tenantId, bot } = request;
-      let settings;
+      let chat;
       try {
-        settings = openBedrock(deps.secretBox, stored);
+        chat = cachedAwsRuntime(`bedrock:${row.id}:${row.updatedAt.getTime()}:${deps.modelTimeoutMs}`, () =>
+          createBedrockRuntime(openBedrock(deps.secretBox, stored), deps.modelFetch, {
+            requestTimeoutMs: deps.modelTimeoutMs,
+          }),
+        );
       } catch (error) {
         if (!(error instanceof SecretBoxError)) throw error;
         return fallbackReply(request, started, {
@@ -29,8 +35,7 @@ export function bedrockEngine(deps: AnswerDeps, stored: StoredBedrockSettings): 
             'The stored AWS secret cannot be decrypted (the installation secret changed); enter it again.',
         });
       }
-      const chat = createBedrockRuntime(settings, deps.modelFetch, { requestTimeoutMs: deps.modelTimeoutMs });
-      const limits = { maxTokens: settings.max_tokens, temperature: settings.temperature };
+      const limits = { maxTokens: stored.max_tokens, temperature: stored.temperature };
       const ragId = bot.config.engines.rag_id;
       if (ragId === null) return answerWithChat(deps, request, started, chat, limits, 'bedrock');
 

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { SessionState } from '@aws-sdk/client-lex-runtime-v2';
 import { offersHandover } from '@omnibot/contracts';
 import { and, desc, eq } from 'drizzle-orm';
-import { conversationMessages, type StoredLexSettings } from '../../../db/schema';
+import { conversationMessages, type IntegrationRow, type StoredLexSettings } from '../../../db/schema';
 import { SecretBoxError } from '../../../lib/secret-box';
 import { openLex } from '../../integrations/aws-engines.service';
+import { cachedAwsRuntime } from '../../integrations/providers/aws-engine-cache';
 import { createLexRuntime, type LexMessage, type LexTurn } from '../../integrations/providers/lex-runtime';
 import { ProviderError } from '../../models/providers';
 import type { AnswerDeps } from '../../rag/rag-answer';
@@ -52,14 +53,19 @@ async function storedSessionState(
  * FallbackIntent gives the bot's fallback text, the integration's hand-over intent asks for a person, and a failing
  * call the fallback text with the reason on the trace.
  */
-export function lexEngine(deps: AnswerDeps, stored: StoredLexSettings): BotEngine {
+export function lexEngine(deps: AnswerDeps, row: IntegrationRow): BotEngine {
+  const stored = row.settings as StoredLexSettings;
   return {
     async respond(request: BotRequest): Promise<BotReply> {
       const started = performance.now();
       const { bot } = request;
-      let settings;
+      let runtime;
       try {
-        settings = openLex(deps.secretBox, stored);
+        runtime = cachedAwsRuntime(`lex:${row.id}:${row.updatedAt.getTime()}:${deps.modelTimeoutMs}`, () =>
+          createLexRuntime(openLex(deps.secretBox, stored), deps.modelFetch, {
+            requestTimeoutMs: deps.modelTimeoutMs,
+          }),
+        );
       } catch (error) {
         if (!(error instanceof SecretBoxError)) throw error;
         return fallbackReply(request, started, {
@@ -76,9 +82,7 @@ export function lexEngine(deps: AnswerDeps, stored: StoredLexSettings): BotEngin
           request.conversationId === undefined
             ? null
             : await storedSessionState(deps, request.tenantId, request.conversationId);
-        turn = await createLexRuntime(settings, deps.modelFetch, {
-          requestTimeoutMs: deps.modelTimeoutMs,
-        }).recognize({
+        turn = await runtime.recognize({
           sessionId,
           text: request.text,
           sessionState,
@@ -89,7 +93,7 @@ export function lexEngine(deps: AnswerDeps, stored: StoredLexSettings): BotEngin
         if (!(error instanceof ProviderError)) throw error;
         return fallbackReply(request, started, { code: error.code, reason: error.message });
       }
-      const handoverRequested = settings.handover_intent !== '' && turn.intent === settings.handover_intent;
+      const handoverRequested = stored.handover_intent !== '' && turn.intent === stored.handover_intent;
       const texts = turn.messages.map(textOf).filter((text) => text !== '');
       if (!handoverRequested && (turn.intent === LEX_NO_MATCH_INTENT || texts.length === 0)) {
         const failed = fallbackReply(request, started, {
