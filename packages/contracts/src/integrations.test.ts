@@ -106,6 +106,8 @@ describe('contact-centre integration bodies', () => {
     expect(INTEGRATION_KIND_OF).toEqual({
       builtin: 'chatbot',
       openai: 'chatbot',
+      lex: 'chatbot',
+      bedrock: 'chatbot',
       genesys: 'ccaas',
       connect: 'ccaas',
     });

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  BedrockSettingsSchema,
+  BedrockSettingsViewSchema,
+  LexSettingsSchema,
+  LexSettingsViewSchema,
+} from './aws-engines';
 import { ConnectSettingsSchema, CONTACT_CENTRE_PROVIDERS, GenesysSettingsSchema } from './contact-centre';
 import { ModelApiKeySchema, ModelBaseUrlSchema, ModelProviderNameSchema } from './models';
 import { safeString } from './text';
@@ -9,7 +15,7 @@ export const INTEGRATION_KINDS = ['chatbot', 'ccaas'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
 /** The chatbot engines an integration may configure. */
-export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai'] as const;
+export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai', 'lex', 'bedrock'] as const;
 export type ChatbotIntegrationEngine = (typeof CHATBOT_INTEGRATION_ENGINES)[number];
 
 /** Every engine an integration may have: the chatbot engines, then the contact centres. */
@@ -20,6 +26,8 @@ export type IntegrationEngine = (typeof INTEGRATION_ENGINES)[number];
 export const INTEGRATION_KIND_OF: Readonly<Record<IntegrationEngine, IntegrationKind>> = {
   builtin: 'chatbot',
   openai: 'chatbot',
+  lex: 'chatbot',
+  bedrock: 'chatbot',
   genesys: 'ccaas',
   connect: 'ccaas',
 };
@@ -61,6 +69,8 @@ export const OpenAiIntegrationSettingsSchema = z.strictObject({
 
 const builtinShape = { engine: z.literal('builtin'), settings: BuiltinIntegrationSettingsSchema };
 const openAiShape = { engine: z.literal('openai'), settings: OpenAiIntegrationSettingsSchema };
+const lexShape = { engine: z.literal('lex'), settings: LexSettingsSchema };
+const bedrockShape = { engine: z.literal('bedrock'), settings: BedrockSettingsSchema };
 const genesysShape = { engine: z.literal('genesys'), settings: GenesysSettingsSchema };
 const connectShape = { engine: z.literal('connect'), settings: ConnectSettingsSchema };
 const engineError = { error: `The engine is one of: ${INTEGRATION_ENGINES.join(', ')}.` };
@@ -78,6 +88,8 @@ export const CreateIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'builtin'), ...builtinShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'openai'), ...openAiShape }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'lex'), ...lexShape }),
+    z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'bedrock'), ...bedrockShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'genesys'), ...genesysShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'connect'), ...connectShape }),
   ],
@@ -96,12 +108,14 @@ export const UpdateIntegrationBodySchema = z.strictObject({
       [
         BuiltinIntegrationSettingsSchema,
         OpenAiIntegrationSettingsSchema,
+        LexSettingsSchema,
+        BedrockSettingsSchema,
         GenesysSettingsSchema,
         ConnectSettingsSchema,
       ],
       {
         error:
-          'The settings are a rag_id (builtin); base_url, model and api_key (openai); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
+          'The settings are a rag_id (builtin); base_url, model and api_key (openai); region, bot_id, bot_alias_id and keys (lex); model and keys or api_key (bedrock); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
       },
     )
     .optional(),
@@ -114,6 +128,8 @@ export const TestIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...builtinShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...openAiShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...lexShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...bedrockShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...genesysShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...connectShape }),
   ],
@@ -159,6 +175,8 @@ const IntegrationSettingsViewSchema = z.union([
     max_tokens: z.number().int(),
     temperature: z.number(),
   }),
+  LexSettingsViewSchema,
+  BedrockSettingsViewSchema,
   GenesysSettingsViewSchema,
   ConnectSettingsViewSchema,
 ]);

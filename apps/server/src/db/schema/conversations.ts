@@ -34,6 +34,8 @@ export interface StoredMessageTrace {
   error: { code: string; reason: string } | null;
   answer_id: string | null;
   ms: number;
+  /** What a cloud engine keeps for the conversation (Lex's session state), sent back on its next turn. */
+  session?: unknown;
 }
 
 /**

@@ -43,8 +43,38 @@ export interface StoredConnectSettings {
   participant_endpoint: string;
 }
 
+/** Amazon Lex V2 settings as stored: `secret_access_key` is sealed by the secret box. */
+export interface StoredLexSettings {
+  region: string;
+  bot_id: string;
+  bot_alias_id: string;
+  locale_id: string;
+  access_key_id: string;
+  secret_access_key: string;
+  handover_intent: string;
+  endpoint: string;
+}
+
+/** Amazon Bedrock settings as stored: `secret_access_key` and `api_key` are sealed by the secret box ('' for none). */
+export interface StoredBedrockSettings {
+  auth: 'sigv4' | 'api_key';
+  region: string;
+  model: string;
+  access_key_id: string;
+  secret_access_key: string;
+  api_key: string;
+  max_tokens: number;
+  temperature: number;
+  endpoint: string;
+}
+
 export type StoredIntegrationSettings =
-  StoredBuiltinSettings | StoredOpenAiSettings | StoredGenesysSettings | StoredConnectSettings;
+  | StoredBuiltinSettings
+  | StoredOpenAiSettings
+  | StoredLexSettings
+  | StoredBedrockSettings
+  | StoredGenesysSettings
+  | StoredConnectSettings;
 
 /**
  * A tenant's connection to a chatbot engine that bots may answer with (kind chatbot: the builtin engine over one

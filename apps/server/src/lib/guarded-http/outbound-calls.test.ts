@@ -37,6 +37,10 @@ const ALLOWED: Record<string, string> = {
     'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
   'modules/integrations/providers/connect.ts imports @aws-sdk/client-connectparticipant':
     'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
+  'modules/integrations/providers/bedrock-runtime.ts imports @aws-sdk/client-bedrock-runtime':
+    'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
+  'modules/integrations/providers/lex-runtime.ts imports @aws-sdk/client-lex-runtime-v2':
+    'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
   'lib/mailer.ts imports nodemailer': 'SMTP_URL is set by the operator; tenants give no mail server',
   'storage/s3-driver.ts imports @aws-sdk/client-s3': 'the S3 store is configured by the operator (S3_*)',
   'storage/s3-driver.ts imports @aws-sdk/s3-request-presigner':

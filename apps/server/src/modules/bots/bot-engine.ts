@@ -16,6 +16,8 @@ import { loadRagForAnswer } from '../rag/rags.service';
 import { type ChatModel, ProviderError } from '../models/providers';
 import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
+import { bedrockEngine } from './engines/bedrock';
+import { lexEngine } from './engines/lex';
 
 /** What a visitor said, with what the engine needs to answer it. */
 export interface BotRequest {
@@ -34,6 +36,8 @@ export interface BotRequest {
   channel?: 'widget' | 'test';
   /** Who asked, stored with a RAG answer (a user id, `credential:<id>`); null (the default) for a visitor. */
   actor?: string | null;
+  /** The conversation the turn belongs to (a cloud engine keeps one session per conversation); none in bot testing. */
+  conversationId?: string;
 }
 
 export interface BotMessage {
@@ -43,12 +47,14 @@ export interface BotMessage {
 
 /** How an answer was made, for the conversation log and for debugging a bot. */
 export interface BotTrace {
-  engine: 'builtin' | 'openai' | 'fallback';
+  engine: 'builtin' | 'openai' | 'lex' | 'bedrock' | 'fallback';
   /** Why the engine could not answer normally (its error in plain words); null when it did. */
   error: { code: string; reason: string } | null;
   /** The stored RAG answer (builtin engine). */
   answerId: string | null;
   ms: number;
+  /** What a cloud engine keeps for the conversation (Lex's session state), stored with the turn and sent back next turn. */
+  session?: unknown;
 }
 
 export interface BotReply {
@@ -70,7 +76,7 @@ export interface BotEngine {
   respond(request: BotRequest): Promise<BotReply>;
 }
 
-function reply(
+export function reply(
   request: BotRequest,
   started: number,
   made: { text: string; sources?: AnswerSource[]; fallback: boolean } & Omit<BotTrace, 'ms'>,
@@ -90,7 +96,11 @@ function reply(
 }
 
 /** The bot's fallback text, streamed too when a stream is given. */
-function fallbackReply(request: BotRequest, started: number, error: BotTrace['error'] = null): BotReply {
+export function fallbackReply(
+  request: BotRequest,
+  started: number,
+  error: BotTrace['error'] = null,
+): BotReply {
   const text = request.bot.config.engines.fallbackText;
   request.stream?.delta(text);
   return reply(request, started, { engine: 'fallback', text, fallback: true, error, answerId: null });
@@ -150,12 +160,13 @@ function builtinEngine(deps: AnswerDeps): BotEngine {
 }
 
 /** The answer of a chat model with the bot's prompt (no retrieval); the fallback text when the model fails. */
-async function answerWithChat(
+export async function answerWithChat(
   deps: AnswerDeps,
   request: BotRequest,
   started: number,
   chat: ChatModel,
   limits: { maxTokens: number; temperature: number },
+  engine: 'openai' | 'bedrock' = 'openai',
 ): Promise<BotReply> {
   const { tenantId, bot } = request;
   const template = await promptTemplate(deps.db, tenantId, bot.config.engines.prompt_id);
@@ -198,7 +209,7 @@ async function answerWithChat(
     return fallbackReply(request, started, failure);
   }
   return reply(request, started, {
-    engine: 'openai',
+    engine,
     text,
     fallback: false,
     error: null,
@@ -256,6 +267,10 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
         const { rag_id: ragId } = row.settings as StoredBuiltinSettings;
         const config = { ...bot.config, engines: { ...bot.config.engines, rag_id: ragId } };
         return builtinEngine(deps).respond({ ...request, bot: { ...bot, config } });
+      }
+      if (row.engine === 'lex') return lexEngine(deps, row).respond(request);
+      if (row.engine === 'bedrock') {
+        return bedrockEngine(deps, row).respond(request);
       }
       let settings: StoredOpenAiSettings;
       try {

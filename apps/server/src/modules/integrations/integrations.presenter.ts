@@ -1,11 +1,14 @@
 import { type Integration, maskSecret } from '@omnibot/contracts';
 import type {
+  StoredBedrockSettings,
   StoredBuiltinSettings,
+  StoredLexSettings,
   StoredConnectSettings,
   StoredGenesysSettings,
   StoredOpenAiSettings,
 } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
+import { presentBedrock, presentLex } from './aws-engines.service';
 import { presentConnect } from './contact-centre.service';
 import type { StoredIntegration } from './integrations.service';
 
@@ -24,6 +27,10 @@ export function presentIntegration(boxes: IntegrationBoxes, { row, bots }: Store
   let settings: Integration['settings'];
   if (row.engine === 'connect') {
     settings = presentConnect(boxes.contactCentre, row.settings as StoredConnectSettings);
+  } else if (row.engine === 'lex') {
+    settings = presentLex(box, row.settings as StoredLexSettings);
+  } else if (row.engine === 'bedrock') {
+    settings = presentBedrock(box, row.settings as StoredBedrockSettings);
   } else if (row.engine === 'genesys') {
     const stored = row.settings as StoredGenesysSettings;
     settings = { server_url: stored.server_url, deployment_id: stored.deployment_id, origin: stored.origin };

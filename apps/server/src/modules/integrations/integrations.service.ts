@@ -1,4 +1,5 @@
 import {
+  BedrockSettingsSchema,
   BuiltinIntegrationSettingsSchema,
   ConnectSettingsSchema,
   type CreateIntegrationBodySchema,
@@ -7,6 +8,7 @@ import {
   type IntegrationListQuery,
   type IntegrationTestResult,
   isMaskedApiKey,
+  LexSettingsSchema,
   OpenAiIntegrationSettingsSchema,
   type TestIntegrationBodySchema,
   type UpdateIntegrationBodySchema,
@@ -20,8 +22,10 @@ import {
   type IntegrationRow,
   integrations,
   rags,
+  type StoredBedrockSettings,
   type StoredBuiltinSettings,
   type StoredConnectSettings,
+  type StoredLexSettings,
   type StoredIntegrationSettings,
   type StoredOpenAiSettings,
 } from '../../db/schema';
@@ -44,6 +48,15 @@ import {
   unsavedContactCentreSettings,
   withOpenedSecret,
 } from './contact-centre.service';
+import {
+  isAwsEngineRow,
+  openAwsEngineRow,
+  probeAwsEngine,
+  sealBedrock,
+  sealLex,
+  unsavedAwsEngine,
+  withOpenedAwsSecret,
+} from './aws-engines.service';
 
 const INTEGRATION_NOT_FOUND = 'Integration not found';
 const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
@@ -239,6 +252,10 @@ export async function createIntegration(
     settings = { rag_id: input.settings.rag_id };
   } else if (input.engine === 'openai') {
     settings = sealOpenAi(deps.secretBox, input.settings, null);
+  } else if (input.engine === 'lex') {
+    settings = sealLex(deps.secretBox, input.settings, null);
+  } else if (input.engine === 'bedrock') {
+    settings = sealBedrock(deps.secretBox, input.settings, null);
   } else if (input.engine === 'genesys') {
     settings = storedGenesys(input.settings);
   } else {
@@ -297,6 +314,14 @@ export async function updateIntegration(
         parsed.data,
         current.settings as StoredConnectSettings,
       );
+    } else if (current.engine === 'lex') {
+      const parsed = LexSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealLex(deps.secretBox, parsed.data, current.settings as StoredLexSettings);
+    } else if (current.engine === 'bedrock') {
+      const parsed = BedrockSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealBedrock(deps.secretBox, parsed.data, current.settings as StoredBedrockSettings);
     } else if (isOpenAi(current)) {
       const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();
@@ -473,6 +498,11 @@ export async function testIntegration(
     if ('ok' in target) return target;
     return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
   }
+  if (isAwsEngineRow(row)) {
+    const target = withOpenedAwsSecret(() => openAwsEngineRow(deps.secretBox, row));
+    if ('ok' in target) return target;
+    return probeAwsEngine(deps.modelFetch, principal, target, timeoutMs);
+  }
   if (!isOpenAi(row)) {
     return tryBuiltin(deps.db, principal.tenantId, (row.settings as StoredBuiltinSettings).rag_id);
   }
@@ -501,6 +531,11 @@ export async function testUnsavedIntegration(
     );
     if ('ok' in target) return target;
     return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
+  }
+  if (input.engine === 'lex' || input.engine === 'bedrock') {
+    const target = withOpenedAwsSecret(() => unsavedAwsEngine(deps.secretBox, input, stored));
+    if ('ok' in target) return target;
+    return probeAwsEngine(deps.modelFetch, principal, target, timeoutMs);
   }
   let apiKey = input.settings.api_key;
   if (isMaskedApiKey(apiKey)) {

@@ -108,6 +108,8 @@ export interface AnswerInput {
   fallbackText?: string;
   /** Aborts the model call (the client went away). */
   signal?: AbortSignal;
+  /** Writes the answer with this chat model instead of the RAG's own (a bot's cloud engine, such as Bedrock). */
+  chat?: ChatModel;
 }
 
 type ModelError = NonNullable<AnswerResult['model_error']>;
@@ -380,10 +382,11 @@ export async function answer(deps: AnswerDeps, input: AnswerInput): Promise<Answ
     made = qaAnswer(qa);
   } else if (hits.length === 0) {
     made = fallback(null);
-  } else if (rag.modelId === null) {
+  } else if (rag.modelId === null && input.chat === undefined) {
     made = extractive(null);
   } else {
-    const model = await chatModelOf(deps, tenantId, rag.modelId);
+    const model =
+      input.chat === undefined ? await chatModelOf(deps, tenantId, rag.modelId ?? '') : { chat: input.chat };
     if ('error' in model) {
       made = extractive(model.error);
     } else {

@@ -263,6 +263,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
               error: answer.trace.error,
               answer_id: answer.trace.answerId,
               ms: answer.trace.ms,
+              ...(answer.trace.session === undefined ? {} : { session: answer.trace.session }),
             }
           : null,
         createdAt: answeredAt,

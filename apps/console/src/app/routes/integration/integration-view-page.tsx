@@ -11,6 +11,8 @@ import { useDeleteIntegration, useIntegration } from '../../../features/integrat
 import { IntegrationBots } from '../../../features/integrations/components/integration-bots';
 import { ContactCentreForm } from '../../../features/integrations/components/contact-centre-form';
 import { IntegrationForm } from '../../../features/integrations/components/integration-form';
+import { AwsEngineForm } from '../../../features/integrations/components/aws-engine-form';
+import { isAwsEngine } from '../../../features/integrations/utils/aws-engine-form';
 import { ENGINE_LABELS } from '../../../features/integrations/utils/integration-form';
 import { integrationPaths } from '../../../features/integrations/utils/integration-paths';
 import { ApiError } from '../../../lib/api-client';
@@ -54,7 +56,11 @@ function IntegrationView({ id }: { id: string }) {
   const data = integration.data;
   const inUse = data.bots.length > 0;
   const isContactCentre = data.kind === 'ccaas';
-  const Form = isContactCentre ? ContactCentreForm : IntegrationForm;
+  const Form = isContactCentre
+    ? ContactCentreForm
+    : isAwsEngine(data.engine)
+      ? AwsEngineForm
+      : IntegrationForm;
 
   return (
     <Stack gap={0} w="100%">

@@ -31,6 +31,9 @@ const botKeys = {
   /** The contact-centre integrations of one provider a bot may hand over to. */
   contactCentres: (engine: ContactCentreProvider) =>
     [...botKeys.all, 'options', 'contact-centres', engine] as const,
+  /** The chatbot-engine integrations of one cloud engine a bot may answer with. */
+  chatbotEngines: (engine: 'lex' | 'bedrock') =>
+    [...botKeys.all, 'options', 'chatbot-engines', engine] as const,
 };
 
 /** The most rows one page of the API holds; the pickers list their options in one go. */
@@ -60,6 +63,12 @@ export const botsApi = {
     api.get('/v1/models/available', { query: { kind: 'chat' }, schema: AvailableModelListSchema, signal }),
   contactCentres: (engine: ContactCentreProvider, signal?: AbortSignal) =>
     api.get('/v1/integrations', { query: { kind: 'ccaas', engine }, schema: IntegrationListSchema, signal }),
+  chatbotEngines: (engine: 'lex' | 'bedrock', signal?: AbortSignal) =>
+    api.get('/v1/integrations', {
+      query: { kind: 'chatbot', engine },
+      schema: IntegrationListSchema,
+      signal,
+    }),
 };
 
 /** One page of the organisation's bots, by name. */
@@ -98,6 +107,14 @@ export const useContactCentreOptions = (engine: ContactCentreProvider | null) =>
   useQuery({
     queryKey: botKeys.contactCentres(engine ?? 'genesys'),
     queryFn: ({ signal }) => botsApi.contactCentres(engine ?? 'genesys', signal),
+    enabled: engine !== null,
+  });
+
+/** The Lex or Bedrock integrations a bot may answer with (none fetched for other engines). */
+export const useChatbotEngineOptions = (engine: 'lex' | 'bedrock' | null) =>
+  useQuery({
+    queryKey: botKeys.chatbotEngines(engine ?? 'lex'),
+    queryFn: ({ signal }) => botsApi.chatbotEngines(engine ?? 'lex', signal),
     enabled: engine !== null,
   });
 

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Group,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Group, NumberInput, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ChatbotIntegrationEngine, Integration } from '@omnibot/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -37,6 +26,7 @@ import {
   validateIntegrationForm,
 } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
+import { AwsEngineForm, ChatbotEngineSwitch } from './aws-engine-form';
 import { IntegrationFormFooter } from './integration-form-footer';
 import type { IntegrationTestState } from './integration-test-result';
 
@@ -131,12 +121,29 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
   const update = useUpdateIntegration(integration?.id ?? '');
   const tester = useTestIntegration();
   const [test, setTest] = useState<IntegrationTestState>({ status: 'idle' });
+  // A new integration switched to Lex or Bedrock, whose settings have a form of their own.
+  const [awsEngine, setAwsEngine] = useState<'lex' | 'bedrock' | null>(
+    initialEngine === 'lex' || initialEngine === 'bedrock' ? initialEngine : null,
+  );
   const form = useIntegrationForm(
     integration ? integrationFormOf(integration) : emptyIntegrationForm(initialEngine),
     integration,
     () => setTest({ status: 'idle' }),
   );
   const { values } = form;
+  if (isNew && awsEngine !== null) {
+    return (
+      <AwsEngineForm
+        initialEngine={awsEngine}
+        initialName={values.name}
+        onSaved={onSaved}
+        onOtherEngine={(engine, name) => {
+          form.setValues({ engine, name });
+          setAwsEngine(null);
+        }}
+      />
+    );
+  }
 
   const onTest = async () => {
     if (form.validate().hasErrors) return;
@@ -177,19 +184,13 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
         <Stack gap="md">
           <TextInput label="Name" withAsterisk maxLength={120} {...form.getInputProps('name')} />
           {isNew ? (
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="integration-engine-label">
-                Engine
-              </Text>
-              <SegmentedControl
-                aria-labelledby="integration-engine-label"
-                data={(['openai', 'builtin'] as const).map((engine) => ({
-                  value: engine,
-                  label: ENGINE_LABELS[engine],
-                }))}
-                {...form.getInputProps('engine')}
-              />
-            </Stack>
+            <ChatbotEngineSwitch
+              value={values.engine === 'builtin' ? 'builtin' : 'openai'}
+              onChange={(engine) => {
+                if (engine === 'lex' || engine === 'bedrock') setAwsEngine(engine);
+                else form.setFieldValue('engine', engine);
+              }}
+            />
           ) : (
             <Text size="sm">
               Engine: <strong>{ENGINE_LABELS[integration.engine]}</strong>

@@ -19,6 +19,8 @@ const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine'
 const ENGINE_COLOURS: Record<Integration['engine'], string> = {
   builtin: 'grape',
   openai: 'blue',
+  lex: 'indigo',
+  bedrock: 'cyan',
   genesys: 'orange',
   connect: 'teal',
 };
@@ -28,6 +30,9 @@ function target(integration: Integration): string {
   const settings = integration.settings;
   if ('rag_id' in settings) return 'A RAG of your organisation';
   if ('base_url' in settings) return `${settings.model} at ${settings.base_url}`;
+  if ('bot_id' in settings)
+    return `Lex bot ${settings.bot_id} (alias ${settings.bot_alias_id}) in ${settings.region}`;
+  if ('auth' in settings) return `${settings.model} on Bedrock in ${settings.region}`;
   if ('server_url' in settings) return `Deployment ${settings.deployment_id} at ${settings.server_url}`;
   return `Instance ${settings.instance_id} in ${settings.region}`;
 }

@@ -66,11 +66,11 @@ export const emptyContactCentreForm = (
   participant_endpoint: '',
 });
 
-type ConnectView = Extract<Integration['settings'], { region: string }>;
+type ConnectView = Extract<Integration['settings'], { instance_id: string }>;
 type GenesysView = Extract<Integration['settings'], { server_url: string }>;
 
 const connectOf = (integration: Integration | undefined): ConnectView | null =>
-  integration && 'region' in integration.settings ? integration.settings : null;
+  integration && 'instance_id' in integration.settings ? integration.settings : null;
 const genesysOf = (integration: Integration | undefined): GenesysView | null =>
   integration && 'server_url' in integration.settings ? integration.settings : null;
 

@@ -36,6 +36,8 @@ export interface IntegrationFormValues {
 export const ENGINE_LABELS: Record<IntegrationEngine, string> = {
   builtin: 'Builtin (Omni RAG)',
   openai: 'OpenAI-compatible',
+  lex: 'Amazon Lex V2',
+  bedrock: 'Amazon Bedrock',
   genesys: 'Genesys Cloud',
   connect: 'Amazon Connect',
 };

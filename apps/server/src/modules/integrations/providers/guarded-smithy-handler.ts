@@ -57,10 +57,37 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return body;
 }
 
+const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream';
+
+/**
+ * An event-stream body as the SDK's event-stream reader takes it (an async iterable of bytes), capped at `maxBytes`
+ * in all; the request's deadline cutting it off is a RequestTimeoutError.
+ */
+async function* streamCapped(
+  response: Response,
+  maxBytes: number,
+  timedOut: () => boolean,
+  timeoutMs: number,
+): AsyncGenerator<Uint8Array> {
+  if (!response.body) return;
+  let received = 0;
+  try {
+    for await (const value of response.body as AsyncIterable<Uint8Array>) {
+      received += value.byteLength;
+      if (received > maxBytes) throw new ResponseTooLargeError(maxBytes);
+      yield value;
+    }
+  } catch (error) {
+    if (timedOut()) throw new RequestTimeoutError(timeoutMs);
+    throw error;
+  }
+}
+
 /**
  * The AWS SDK's request handler over the guarded HTTP client: every request a client with this handler sends goes
  * through the guarded client's address policy (a tenant's endpoint override is a tenant-supplied address), within
- * `requestTimeoutMs` for the whole exchange, its answer read whole and capped at `maxBytes`.
+ * `requestTimeoutMs` for the whole exchange, its answer read whole and capped at `maxBytes` (an event stream is
+ * handed on as it arrives, within the same limits).
  */
 export class GuardedSmithyHandler implements RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
   constructor(
@@ -83,8 +110,19 @@ export class GuardedSmithyHandler implements RequestHandler<HttpRequest, HttpRes
       response.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      const bytes = await readCapped(response, this.limits.maxBytes);
-      return { response: { statusCode: response.status, reason: response.statusText, headers, body: bytes } };
+      // An event stream (Bedrock's ConverseStream) is handed on as it arrives; every other answer is read whole.
+      const answer =
+        response.ok && headers['content-type']?.startsWith(EVENT_STREAM_TYPE)
+          ? streamCapped(
+              response,
+              this.limits.maxBytes,
+              () => deadline.aborted && !caller?.aborted,
+              timeoutMs,
+            )
+          : await readCapped(response, this.limits.maxBytes);
+      return {
+        response: { statusCode: response.status, reason: response.statusText, headers, body: answer },
+      };
     } catch (error) {
       if (deadline.aborted && !caller?.aborted) throw new RequestTimeoutError(timeoutMs);
       throw error;

@@ -13,6 +13,7 @@ import { SCHEDULE, SCHEDULE_ID } from '../../../../test/schedule-fixture';
 import { BotConfigEditor } from '../bot-config-editor';
 
 const STALE_ID = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
+const LEX_ID = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
 
 function botWith(change: (config: Bot['config']) => void): Bot {
   const bot = makeBot();
@@ -60,11 +61,11 @@ describe('the engines section', () => {
   it('shows a stored engine that does not answer yet under its name, beside the engines that do', async () => {
     const user = await openEngines(
       botWith((config) => {
-        config.engines.botEngine = 'lex';
+        config.engines.botEngine = 'dialogflowcx';
       }),
     );
     const engine = screen.getByRole('combobox', { name: /bot engine/i });
-    expect(engine).toHaveValue('lex (not available yet: answers with the fallback text)');
+    expect(engine).toHaveValue('dialogflowcx (not available yet: answers with the fallback text)');
     await user.click(engine);
     expect(
       within(await screen.findByRole('listbox'))
@@ -73,8 +74,40 @@ describe('the engines section', () => {
     ).toEqual([
       'Built-in: answers from a RAG of your knowledge',
       'Chat model: a model from /model with a prompt, no retrieval',
-      'lex (not available yet: answers with the fallback text)',
+      'Amazon Lex V2: a Lex bot answers',
+      'Amazon Bedrock: a Bedrock model answers, from the RAG when one is chosen',
+      'dialogflowcx (not available yet: answers with the fallback text)',
     ]);
+  });
+
+  it('answers with Lex or Bedrock through an integration of that engine, picked and saved with the engine', async () => {
+    const lexIntegration = {
+      ...GENESYS_INTEGRATION,
+      id: LEX_ID,
+      engine: 'lex' as const,
+      name: 'Flower shop',
+    };
+    const user = await openEngines(makeBot(), { contactCentres: [lexIntegration] });
+    await user.click(screen.getByRole('combobox', { name: /bot engine/i }));
+    await user.click(await screen.findByRole('option', { name: 'Amazon Lex V2: a Lex bot answers' }));
+    const picker = await screen.findByRole('combobox', { name: /amazon lex integration/i });
+    const urls = user.fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
+    expect(urls).toContain('/v1/integrations?kind=chatbot&engine=lex');
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Flower shop' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/were saved/)).toBeInTheDocument();
+    const patch = defined(
+      sentBodies<{ config: Record<string, Record<string, unknown>> }>(user.fetchMock, 'PATCH')[0],
+    );
+    expect(patch.config.engines).toMatchObject({ botEngine: 'lex', integration_id: LEX_ID });
+
+    // Another engine starts without the integration; Bedrock with none of its own links to add one.
+    await user.click(screen.getByRole('combobox', { name: /bot engine/i }));
+    await user.click(await screen.findByRole('option', { name: /^Amazon Bedrock/ }));
+    expect(await screen.findByRole('combobox', { name: /amazon bedrock integration/i })).toHaveValue('');
+    const asked = user.fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
+    expect(asked).toContain('/v1/integrations?kind=chatbot&engine=bedrock');
   });
 
   it('names a stored RAG that is gone, without asking for a first RAG', async () => {

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
 import {
   useChatModelOptions,
+  useChatbotEngineOptions,
   useContactCentreOptions,
   usePromptOptions,
   useRagOptions,
@@ -18,7 +19,48 @@ import { FlagField } from './config-fields';
 const ENGINE_OPTIONS = [
   { value: 'builtin', label: 'Built-in: answers from a RAG of your knowledge' },
   { value: 'openai', label: 'Chat model: a model from /model with a prompt, no retrieval' },
+  { value: 'lex', label: 'Amazon Lex V2: a Lex bot answers' },
+  { value: 'bedrock', label: 'Amazon Bedrock: a Bedrock model answers, from the RAG when one is chosen' },
 ];
+
+const CLOUD_ENGINE_LABELS = { lex: 'Amazon Lex', bedrock: 'Amazon Bedrock' } as const;
+
+/**
+ * The Lex or Bedrock integration a bot answers with (its keys, region and bot or model), with a link to add one.
+ * Without one the bot answers with its fallback text.
+ */
+function CloudEnginePicker({ form, engine }: { form: ConfigForm; engine: 'lex' | 'bedrock' }) {
+  const options = useChatbotEngineOptions(engine);
+  const items = options.data?.items ?? [];
+  const current = form.getValues().engines.integration_id;
+  const label = CLOUD_ENGINE_LABELS[engine];
+  return (
+    <Stack gap={4}>
+      <Select
+        label={`${label} integration`}
+        description="The integration's settings answer; without one the bot says its fallback text."
+        placeholder={options.isPending ? 'Loading the integrations…' : `Choose a ${label} integration`}
+        data={withCurrent(
+          items.map((item) => ({ value: item.id, label: item.name })),
+          current,
+          'Another integration',
+        )}
+        clearable
+        nothingFoundMessage="No integration has that name"
+        key={form.key('engines.integration_id')}
+        {...form.getInputProps('engines.integration_id')}
+      />
+      {options.data && items.length === 0 && (
+        <Alert color="yellow" icon={<IconAlertCircle />} title={`No ${label} integration yet`}>
+          Until you add one, this bot answers with its fallback text.{' '}
+          <Anchor component={Link} to={botPaths.addChatbotEngine(engine)} inherit>
+            Add {label} integration
+          </Anchor>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
 
 /** Where a conversation goes when the visitor asks for a person. */
 const LIVE_AGENT_LABELS: Record<(typeof LIVE_AGENT_PROVIDERS)[number], string> = {
@@ -86,6 +128,8 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
   const engines = form.getValues().engines;
   const isBuiltin = engines.botEngine === 'builtin';
   const isOpenAi = engines.botEngine === 'openai';
+  const cloudEngine =
+    engines.botEngine === 'lex' || engines.botEngine === 'bedrock' ? engines.botEngine : null;
   const rags = useRagOptions(hasOmnirag);
   const prompts = usePromptOptions();
   const models = useChatModelOptions();
@@ -104,8 +148,15 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
         allowDeselect={false}
         key={form.key('engines.botEngine')}
         {...form.getInputProps('engines.botEngine')}
+        onChange={(value) => {
+          if (value === null || value === engines.botEngine) return;
+          form.setFieldValue('engines.botEngine', value as typeof engines.botEngine);
+          // An integration answers for one engine: another engine starts without one.
+          form.setFieldValue('engines.integration_id', null);
+        }}
       />
-      {isBuiltin && hasOmnirag && (
+      {cloudEngine && <CloudEnginePicker key={cloudEngine} form={form} engine={cloudEngine} />}
+      {(isBuiltin || cloudEngine === 'bedrock') && hasOmnirag && (
         <Select
           label="RAG"
           description="The RAG whose knowledge the bot answers from."
