@@ -67,6 +67,8 @@ export const conversations = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true }),
     /** Fallback answers in a row: a bot may hand over after a number of them. */
     fallbackStreak: integer('fallback_streak').notNull().default(0),
+    /** The visitor's country (ISO 3166-1 alpha-2) from the bot's geolocation service; null when off or unknown. */
+    country: text('country'),
   },
   (t) => [
     index('conversations_tenant_bot_started_idx').on(t.tenantId, t.botId, t.startedAt),

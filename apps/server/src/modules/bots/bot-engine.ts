@@ -34,6 +34,8 @@ export interface BotRequest {
   channel?: 'widget' | 'test';
   /** Who asked, stored with a RAG answer (a user id, `credential:<id>`); null (the default) for a visitor. */
   actor?: string | null;
+  /** The visitor's country (ISO 3166-1 alpha-2) when the bot's geolocation is on and found one. */
+  country?: string | null;
 }
 
 export interface BotMessage {
