@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { HttpHandlerOptions, HttpRequest } from '@smithy/types';
 import { PollyClient, SynthesizeSpeechCommand, type Engine, type VoiceId } from '@aws-sdk/client-polly';
 import { TranslateClient, TranslateTextCommand } from '@aws-sdk/client-translate';
 import { primaryLanguageOf } from '@omnibot/contracts';
@@ -143,6 +145,17 @@ export interface Voice {
   speak(text: string, signal?: AbortSignal): Promise<Buffer>;
 }
 
+/**
+ * The guarded handler for operations that answer a stream (Polly's audio): the SDK reads such a body only as a
+ * Node stream, so the capped bytes are handed over as one.
+ */
+class StreamingGuardedHandler extends GuardedSmithyHandler {
+  override async handle(request: HttpRequest, options?: HttpHandlerOptions) {
+    const { response } = await super.handle(request, options);
+    return { response: { ...response, body: Readable.from([Buffer.from(response.body as Uint8Array)]) } };
+  }
+}
+
 /** Polly's audio is short speech; anything larger than this is refused. */
 const POLLY_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -151,7 +164,13 @@ export function pollyVoice(
   fetch: GuardedWebFetch,
   settings: AwsSpeechSettings & { voiceId: string; engine: string },
 ): Voice {
-  const client = new PollyClient(clientConfig(fetch, settings, POLLY_MAX_BYTES));
+  const client = new PollyClient({
+    ...clientConfig(fetch, settings, POLLY_MAX_BYTES),
+    requestHandler: new StreamingGuardedHandler(fetch, {
+      requestTimeoutMs: settings.timeoutMs,
+      maxBytes: POLLY_MAX_BYTES,
+    }),
+  });
   const service = 'Amazon Polly';
   const voiceId = settings.voiceId === '' ? 'Joanna' : settings.voiceId;
   return {

@@ -105,7 +105,7 @@ export function googleFailure(error: unknown, service: string): ProviderError {
     if (status === 400) {
       return new ProviderError(
         'provider/error',
-        `${service} refused the request (HTTP 400); the language or voice may not be supported.`,
+        `${service} refused the request (HTTP 400): the API key may be invalid, or the language or voice not supported.`,
       );
     }
     return new ProviderError('provider/error', `${service} answered HTTP ${String(status)}.`);

@@ -10,8 +10,7 @@ const SERVICE = 'Google Cloud Translation';
 
 /** How a Google call is authorised: a service account (Cloud Translation v3) or an API key (v2). */
 export type GoogleCredentials =
-  | { kind: 'service-account'; keyJson: string; tokens: GoogleTokens }
-  | { kind: 'api-key'; apiKey: string };
+  { kind: 'service-account'; keyJson: string; tokens: GoogleTokens } | { kind: 'api-key'; apiKey: string };
 
 export interface GoogleCallSettings {
   /** The API's base address (the default, or the bot's override). */
@@ -81,7 +80,8 @@ const V2DetectSchema = z.object({
   data: z.object({ detections: z.array(z.array(z.object({ language: z.string() })).min(1)).min(1) }),
 });
 
-const badAnswer = () => new ProviderError('provider/bad-response', `${SERVICE} sent an answer it should not.`);
+const badAnswer = () =>
+  new ProviderError('provider/bad-response', `${SERVICE} sent an answer it should not.`);
 
 function detectedOf(value: unknown): string {
   const detected = normaliseLanguage(value);
@@ -108,7 +108,11 @@ export function googleTranslator(fetch: GuardedFetch, settings: GoogleCallSettin
       if (request.target === null) {
         if (parent !== null) {
           const answer = V3DetectSchema.safeParse(
-            await call(`${parent}:detectLanguage`, { content: request.text, mimeType: 'text/plain' }, request.signal),
+            await call(
+              `${parent}:detectLanguage`,
+              { content: request.text, mimeType: 'text/plain' },
+              request.signal,
+            ),
           );
           if (!answer.success) throw badAnswer();
           return { detected: detectedOf(answer.data.languages[0]?.languageCode), text: request.text };

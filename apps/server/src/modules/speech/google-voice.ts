@@ -47,7 +47,8 @@ export function googleVoice(
         throw new ProviderError('provider/bad-response', `${SERVICE} sent no audio.`);
       }
       const audio = Buffer.from(answer.data.audioContent, 'base64');
-      if (audio.byteLength === 0) throw new ProviderError('provider/bad-response', `${SERVICE} sent no audio.`);
+      if (audio.byteLength === 0)
+        throw new ProviderError('provider/bad-response', `${SERVICE} sent no audio.`);
       return audio;
     },
   };

@@ -125,7 +125,8 @@ export async function translatorFor(
   const translateEngine = textTranslatorOf(config);
   if (translateEngine === 'google') {
     return googleTranslator(deps.fetch, {
-      baseUrl: config.google.translate_url === '' ? GOOGLE_TRANSLATE_URL_DEFAULT : config.google.translate_url,
+      baseUrl:
+        config.google.translate_url === '' ? GOOGLE_TRANSLATE_URL_DEFAULT : config.google.translate_url,
       credentials: googleCredentialsOf(deps, config),
       timeoutMs: deps.timeoutMs,
     });

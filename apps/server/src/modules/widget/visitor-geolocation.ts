@@ -50,12 +50,16 @@ export function createVisitorGeolocation(deps: {
           ...(signal === undefined ? {} : { signal }),
         });
         const answer = CountryAnswerSchema.safeParse(JSON.parse(response.body.toString('utf8')));
-        if (answer.success) country = answer.data.country;
+        // geojs names an address it cannot place XX.
+        if (answer.success) country = answer.data.country === 'XX' ? null : answer.data.country;
         else deps.log.warn({ service: base }, 'the geolocation service sent an answer without a country');
       } catch (error) {
         // The visitor's address is not logged: it is personal data, and the service's address says enough.
         const reason = error instanceof FetchError ? error.code : 'not JSON';
-        deps.log.warn({ service: base, reason }, 'visitor geolocation failed: the conversation has no country');
+        deps.log.warn(
+          { service: base, reason },
+          'visitor geolocation failed: the conversation has no country',
+        );
       }
       if (cache.size >= CACHE_MAX) cache.clear();
       cache.set(id, { country, expiresAt: now() + (country === null ? MISSED_TTL_MS : FOUND_TTL_MS) });

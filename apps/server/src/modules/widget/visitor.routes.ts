@@ -70,7 +70,8 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
   const { db } = answering;
   const { tokens } = access;
   const speech = { ...deps.speech, log: app.log };
-  const geolocation = deps.geolocation ?? createVisitorGeolocation({ fetch: deps.speech.fetch, log: app.log });
+  const geolocation =
+    deps.geolocation ?? createVisitorGeolocation({ fetch: deps.speech.fetch, log: app.log });
   /**
    * A stored turn that left the conversation waiting for a person gets its hand-over summary (written once), and a
    * contact centre's session starts now that the hand-over committed.
@@ -114,9 +115,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
         await access.limitVisitor(request, 'intent', conversation?.id ?? null);
         // Looked up once, when the conversation starts; later turns read what was stored with it.
         const country =
-          conversation === null
-            ? await geolocation.countryOf(bot.config, request.ip)
-            : conversation.country;
+          conversation === null ? await geolocation.countryOf(bot.config, request.ip) : conversation.country;
         const started = {
           ...startTurn(tokens, {
             bot,
