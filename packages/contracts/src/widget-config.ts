@@ -183,6 +183,25 @@ const secret = (label: string) => {
   return schema;
 };
 
+/**
+ * Whether a value is a Google service-account key file (JSON with client_email, private_key and project_id); ''
+ * (none) and a masked stored key pass too. The console checks a pasted key with it before saving.
+ */
+export function isServiceAccountKey(value: string): boolean {
+  if (value === '' || value.startsWith(SECRET_MASK_PREFIX)) return true;
+  try {
+    const key = JSON.parse(value) as Record<string, unknown>;
+    return (
+      typeof key.client_email === 'string' &&
+      typeof key.project_id === 'string' &&
+      typeof key.private_key === 'string' &&
+      key.private_key.includes('PRIVATE KEY')
+    );
+  } catch {
+    return false;
+  }
+}
+
 const WidgetIdentitySchema = z.object({
   name: text(WIDGET_NAME_MAX, 'The name').trim().min(1, 'The name is required.').default('Omnibot'),
   description: text(WIDGET_DESCRIPTION_MAX, 'The description').default(
