@@ -31,3 +31,4 @@ export * from './live-agents';
 export * from './contact-centre';
 export * from './case-summaries';
 export * from './schedules';
+export * from './bot-services';

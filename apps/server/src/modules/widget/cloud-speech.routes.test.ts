@@ -376,6 +376,59 @@ describe('visitor geolocation', () => {
   );
 });
 
+describe('test connection', () => {
+  const test = async (botId: string, service: string, caller: Caller = who.alice) => {
+    const response = await injectAs(t, 'POST', `/v1/bots/${botId}/services/test`, caller, { service });
+    bodies.push(response.body);
+    return response;
+  };
+
+  it('tries the translator, the voice and the geolocation service with one harmless call each', async () => {
+    const bot = await awsBot({ geojs: { enabled: true, url: geojs.url } });
+    const translated = await test(bot.id, 'translate');
+    expect(translated.statusCode, translated.body).toBe(200);
+    expect(translated.json()).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('in French: "bonjour"'),
+    });
+    const spoken = await test(bot.id, 'tts');
+    expect(spoken.json()).toMatchObject({ ok: true, detail: expect.stringMatching(/bytes of audio/u) });
+    const placed = await test(bot.id, 'geolocation');
+    expect(placed.json()).toMatchObject({ ok: true });
+    expect(geojs.paths.at(-1)).toBe('/v1/ip/country/8.8.8.8.json');
+  });
+
+  it('says in plain words what failed, and that geolocation is off', async () => {
+    const bot = await awsBot({}, { accessKeyId: AWS_KEYS.accessKeyId, secretAccessKey: `${MARKER}-wrong` });
+    const spoken = await test(bot.id, 'tts');
+    expect(spoken.statusCode).toBe(200);
+    expect(spoken.json()).toMatchObject({
+      ok: false,
+      code: 'tts/provider-error',
+      message: expect.stringMatching(/Amazon Polly.*secret access key is wrong/u),
+    });
+    expect((await test(bot.id, 'geolocation')).json()).toMatchObject({ ok: false, code: 'geolocation/off' });
+    const geoBot = await makeBot({ geojs: { enabled: true, url: geojs.url } });
+    geojs.failure = 500;
+    expect((await test(geoBot.id, 'geolocation')).json()).toMatchObject({
+      ok: false,
+      code: 'geolocation/provider-error',
+      message: expect.stringMatching(/HTTP 500/u),
+    });
+    expect((await test(geoBot.id, 'translate')).json()).toMatchObject({
+      ok: false,
+      code: 'language/not-configured',
+    });
+  });
+
+  it("refuses another tenant's bot and an unknown service", async () => {
+    const bot = await awsBot();
+    expect((await test(bot.id, 'translate', who.bob)).statusCode).toBe(404);
+    const bad = await test(bot.id, 'weather');
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
 describe('secrets', () => {
   it('never serves a provider secret in the public configuration, an answer or a log line', async () => {
     const bot = await awsBot({

@@ -23,7 +23,7 @@ import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { autoTranslating } from './auto-translate';
-import { createVisitorGeolocation, type VisitorGeolocation } from './visitor-geolocation';
+import { createVisitorGeolocation, type VisitorGeolocation } from '../speech/visitor-geolocation';
 import {
   answerLanguageFor,
   conversationOf,
