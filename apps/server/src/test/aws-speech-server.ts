@@ -110,19 +110,15 @@ export async function startAwsSpeechServer(options: {
     if (text === '' || voice === '' || body.OutputFormat !== 'mp3') {
       throw new AwsHttpError(400, 'ValidationException', '1 validation error detected.');
     }
-    if (
-      body.Engine !== undefined &&
-      !['standard', 'neural', 'long-form', 'generative'].includes(String(body.Engine))
-    ) {
+    const engine = typeof body.Engine === 'string' ? body.Engine : 'standard';
+    if (!['standard', 'neural', 'long-form', 'generative'].includes(engine)) {
       throw new AwsHttpError(
         400,
         'EngineNotSupportedException',
         'This voice does not support the selected engine.',
       );
     }
-    const audio = malformed
-      ? Buffer.alloc(0)
-      : fakeAudio(`${voice}/${String(body.Engine ?? 'standard')}`, text);
+    const audio = malformed ? Buffer.alloc(0) : fakeAudio(`${voice}/${engine}`, text);
     response.writeHead(200, {
       'content-type': 'audio/mpeg',
       'x-amzn-requestcharacters': String(text.length),

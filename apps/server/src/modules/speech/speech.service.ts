@@ -196,7 +196,10 @@ export async function voiceFor(deps: SpeechDeps, tenantId: string, config: Widge
     });
   }
   const speaker = await speakerFor(deps, tenantId, config);
-  return { id: `model:${config.engines.speech_model_id ?? ''}`, speak: speaker.speak };
+  return {
+    id: `model:${config.engines.speech_model_id ?? ''}`,
+    speak: (text, signal) => speaker.speak(text, signal),
+  };
 }
 
 /** The bot's speech model; 501 tts/not-configured when the model is gone. */
