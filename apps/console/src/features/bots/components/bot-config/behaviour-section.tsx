@@ -1,6 +1,7 @@
 import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { ConfigForm } from './config-editor-context';
 import { FlagField } from './config-fields';
+import { ServiceTestButton } from './service-test-button';
 
 const SERVER_VOICES = [
   { value: 'model', label: 'The speech model (under Engines)' },
@@ -85,6 +86,7 @@ export function BehaviourSection({ form }: { form: ConfigForm }) {
               The keys are entered under Cloud accounts.
             </Text>
           )}
+          <ServiceTestButton form={form} service="tts" />
         </>
       )}
       <FlagField

@@ -37,6 +37,16 @@ async function openSection(bot: Bot, section: string) {
       if (path === '/v1/rags') return listOf([RAG]);
       if (path === '/v1/prompts') return listOf([]);
       if (path === '/v1/models/available') return json(200, { items: [CHAT_MODEL] });
+      if (path === `/v1/bots/${BOT_ID}/services/test` && method === 'POST') {
+        const { service } = body as { service: string };
+        return service === 'geolocation'
+          ? json(200, {
+              ok: false,
+              code: 'geolocation/provider-error',
+              message: 'The geolocation service at https://geo.example.com answered HTTP 500.',
+            })
+          : json(200, { ok: true, latency_ms: 12, detail: '"Hello" (detected en) in French: "Bonjour".' });
+      }
       return undefined;
     },
   });
@@ -158,5 +168,26 @@ describe('cloud translation, voices and geolocation settings', () => {
     expect(await screen.findByText(/were saved/)).toBeInTheDocument();
     const patch = defined(sentBodies<Patch>(fetchMock, 'PATCH')[0]);
     expect(patch.config.geojs).toMatchObject({ enabled: true, url: 'https://geo.example.com' });
+  });
+
+  it('tests the saved translator and geolocation service and says what happened in plain words', async () => {
+    const { user, fetchMock } = await openSection(
+      botWith((config) => {
+        config.geojs.enabled = true;
+        config.geojs.url = 'https://geo.example.com';
+      }),
+      'Geolocation',
+    );
+    const buttons = screen.getAllByRole('button', { name: 'Test connection' });
+    await user.click(defined(buttons.at(-1)));
+    expect(
+      await screen.findByText('The geolocation service at https://geo.example.com answered HTTP 500.'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Translation' }));
+    await user.click(defined(screen.getAllByRole('button', { name: 'Test connection' })[0]));
+    expect(await screen.findByText('"Hello" (detected en) in French: "Bonjour".')).toBeInTheDocument();
+    expect(sentBodies(fetchMock, 'POST')).toEqual(
+      expect.arrayContaining([{ service: 'geolocation' }, { service: 'translate' }]),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { Alert, Stack, TextInput } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import type { ConfigForm } from './config-editor-context';
 import { FlagField } from './config-fields';
+import { ServiceTestButton } from './service-test-button';
 
 /**
  * Visitor geolocation: off unless switched on; the service speaks the geojs protocol. The privacy note says what is
@@ -25,6 +26,7 @@ export function GeolocationSection({ form }: { form: ConfigForm }) {
         key={form.key('geojs.url')}
         {...form.getInputProps('geojs.url')}
       />
+      <ServiceTestButton form={form} service="geolocation" />
       <Alert color={enabled ? 'yellow' : 'gray'} icon={<IconShieldLock />} title="Privacy" variant="light">
         {enabled
           ? `When a conversation starts, this server sends the visitor's IP address (nothing else) to ${url || 'the geolocation service'} and stores only the country it answers with the conversation. Name this in your privacy notice.`

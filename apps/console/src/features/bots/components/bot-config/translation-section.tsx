@@ -11,6 +11,7 @@ import { type ChangeEvent, useState } from 'react';
 import { type KeyAction, StoredKeyField } from '../../../../components/forms/stored-key-field';
 import { useChatModelOptions } from '../../api/bots-api';
 import type { ConfigForm } from './config-editor-context';
+import { ServiceTestButton } from './service-test-button';
 
 const TRANSLATORS = [
   { value: 'builtin', label: 'A chat model' },
@@ -161,6 +162,7 @@ export function TranslationSection({ form }: { form: ConfigForm }) {
           )}
         </>
       )}
+      <ServiceTestButton form={form} service="translate" />
       <Switch
         label="Translate automatically"
         description={
