@@ -45,6 +45,8 @@ export interface GoogleCloudServer {
   /** How many tokens the server issued. */
   tokensIssued: number;
   failure: GoogleFailureMode;
+  /** When set, `failure` applies to this path only (a translation failing while detection works). */
+  failurePath: string | null;
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startGoogleCloudServer(
     requests: [],
     tokensIssued: 0,
     failure: 'none',
+    failurePath: null,
     close: () => Promise.resolve(),
   };
 
@@ -187,7 +190,7 @@ export async function startGoogleCloudServer(
     }
     state.requests.push({ path: url.pathname, auth, body });
 
-    const failure = state.failure;
+    const failure = state.failurePath === null || state.failurePath === url.pathname ? state.failure : 'none';
     if (failure === 'hang') {
       hanging.add(response);
       return;
