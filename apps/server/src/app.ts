@@ -74,6 +74,7 @@ import { createConnectProvider } from './modules/integrations/providers/connect'
 import { createGenesysProvider } from './modules/integrations/providers/genesys';
 import { sessionRoutes } from './modules/session/session.routes';
 import type { SpeechDeps } from './modules/speech/speech.service';
+import { speechTestRoutes } from './modules/speech/speech-test.routes';
 import { CONSOLE_DIST_DIR, WIDGET_DIST_DIR } from './paths';
 import { readsHashedAsset, registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
@@ -342,6 +343,7 @@ export async function buildApp({
   });
   await botTemplateRoutes(app, { identity, botSecrets });
   await integrationRoutes(app, { identity, models, contactCentre });
+  await speechTestRoutes(app, { identity, botSecrets, speech });
   await indexRoutes(app, { identity, jobs: () => app.jobs, vectorSearch, sourceLinks: files.sourceLinks });
   const bus = startLiveBus(database, app.log, {
     onReady: (run) => app.addHook('onReady', run),

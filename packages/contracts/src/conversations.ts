@@ -111,6 +111,8 @@ const ConversationSummarySchema = z.object({
   bot_id: z.string(),
   /** The host page the widget ran on. */
   origin: z.string().nullable(),
+  /** The visitor's country (ISO 3166-1 alpha-2) when the bot's geolocation is on and found one. */
+  country: z.string().nullable().optional(),
   language: z.string(),
   started_at: z.string(),
   last_message_at: z.string(),
@@ -176,6 +178,8 @@ export const ConversationSchema = z.object({
   bot_id: z.string(),
   bot_name: z.string(),
   origin: z.string().nullable(),
+  /** The visitor's country (ISO 3166-1 alpha-2) when the bot's geolocation is on and found one. */
+  country: z.string().nullable().optional(),
   language: z.string(),
   started_at: z.string(),
   last_message_at: z.string(),

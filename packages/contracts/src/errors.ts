@@ -182,6 +182,8 @@ export const WIDGET_ERRORS = {
   'language/provider-error': 'The translation service failed.',
   'tts/not-configured': 'This bot offers no server voice.',
   'tts/provider-error': 'The speech service failed.',
+  'geolocation/off': 'Geolocation is off for this bot.',
+  'geolocation/provider-error': 'The geolocation service failed.',
 } as const;
 
 /** Refusals of hand-over to a person: the visitor's side and the agent inbox. */

@@ -32,3 +32,4 @@ export * from './contact-centre';
 export * from './aws-engines';
 export * from './case-summaries';
 export * from './schedules';
+export * from './bot-services';

@@ -113,6 +113,8 @@ export const InboxConversationSchema = z.object({
   reason: z.enum(HANDOVER_REASONS).nullable(),
   language: z.string(),
   origin: z.string().nullable(),
+  /** The visitor's country (ISO 3166-1 alpha-2) when the bot's geolocation is on and found one. */
+  country: z.string().nullable().optional(),
   /** When the visitor asked for a person; null while the bot answers. */
   queued_at: z.string().nullable(),
   /** The person answering. */

@@ -326,6 +326,7 @@ describe('provider secrets', () => {
         'aws.key',
         'aws.secret',
         'genesys.clientSecret',
+        'google.apiKey',
         'google.serviceAccountKey',
         'libretranslate.apiKey',
         'openai.apiKey',

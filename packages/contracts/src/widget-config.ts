@@ -27,7 +27,22 @@ export const MODEL_TEMPERATURE_DEFAULT = 0.7;
 
 export const BOT_ENGINES = ['builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock'] as const;
 export type BotEngine = (typeof BOT_ENGINES)[number];
-const TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
+/**
+ * Who translates for a bot. `dialogflowcx`: the Dialogflow CX agent answers in the visitor's language when it
+ * supports it, everything else is translated by the bot's `translateFallback`.
+ */
+export const TRANSLATE_ENGINES = [
+  'builtin',
+  'openai',
+  'libretranslate',
+  'google',
+  'aws',
+  'dialogflowcx',
+] as const;
+export type TranslateEngine = (typeof TRANSLATE_ENGINES)[number];
+/** The translators that translate text themselves (every translate engine but `dialogflowcx`). */
+export const TEXT_TRANSLATE_ENGINES = ['builtin', 'openai', 'libretranslate', 'google', 'aws'] as const;
+export type TextTranslateEngine = (typeof TEXT_TRANSLATE_ENGINES)[number];
 /** Where a conversation handed to a person goes: the built-in agent inbox, Genesys Cloud or Amazon Connect. */
 export const LIVE_AGENT_PROVIDERS = ['inbox', 'genesys', 'connect'] as const;
 /** The providers that need a contact-centre integration (its settings) before a conversation can go to them. */
@@ -168,6 +183,25 @@ const secret = (label: string) => {
   return schema;
 };
 
+/**
+ * Whether a value is a Google service-account key file (JSON with client_email, private_key and project_id); ''
+ * (none) and a masked stored key pass too. The console checks a pasted key with it before saving.
+ */
+export function isServiceAccountKey(value: string): boolean {
+  if (value === '' || value.startsWith(SECRET_MASK_PREFIX)) return true;
+  try {
+    const key = JSON.parse(value) as Record<string, unknown>;
+    return (
+      typeof key.client_email === 'string' &&
+      typeof key.project_id === 'string' &&
+      typeof key.private_key === 'string' &&
+      key.private_key.includes('PRIVATE KEY')
+    );
+  } catch {
+    return false;
+  }
+}
+
 const WidgetIdentitySchema = z.object({
   name: text(WIDGET_NAME_MAX, 'The name').trim().min(1, 'The name is required.').default('Omnibot'),
   description: text(WIDGET_DESCRIPTION_MAX, 'The description').default(
@@ -223,6 +257,8 @@ const WidgetBehaviourSchema = z.object({
   microphone_enabled: flag(false),
   muted: flag(true),
   useAWSTTS: flag(false),
+  /** The server voice is Google Text-to-Speech (google.ttsVoice) unless useAWSTTS chooses Amazon Polly. */
+  useGoogleTTS: flag(false),
   msgRecvTone_enabled: flag(false),
   msgRecvTone: url(),
   voice: z.enum(VOICES, `The voice is one of: ${VOICES.join(', ')}.`).default('native'),
@@ -233,6 +269,10 @@ const WidgetEnginesSchema = z.object({
   botEngine: z.enum(BOT_ENGINES, `The bot engine is one of: ${BOT_ENGINES.join(', ')}.`).default('builtin'),
   translateEngine: z
     .enum(TRANSLATE_ENGINES, `The translate engine is one of: ${TRANSLATE_ENGINES.join(', ')}.`)
+    .default('builtin'),
+  /** The translator of text the `dialogflowcx` translate engine leaves to another one. */
+  translateFallback: z
+    .enum(TEXT_TRANSLATE_ENGINES, `The fallback translator is one of: ${TEXT_TRANSLATE_ENGINES.join(', ')}.`)
     .default('builtin'),
   liveagent: z
     .enum(LIVE_AGENT_PROVIDERS, `The live-agent provider is one of: ${LIVE_AGENT_PROVIDERS.join(', ')}.`)
@@ -397,6 +437,10 @@ const WidgetGoogleSchema = z.object({
   default_agent: identifier('The default agent'),
   fallback_agent: identifier('The fallback agent'),
   serviceAccountKey: secret('The service account key'),
+  /** A Google Cloud API key: Cloud Translation v2 and Text-to-Speech without a service account. */
+  apiKey: secret('The Google API key'),
+  /** The Text-to-Speech voice, e.g. en-US-Standard-C (its first two parts are the language). */
+  ttsVoice: identifier('The Google voice'),
 });
 
 const WidgetAwsSchema = z.object({
@@ -405,6 +449,9 @@ const WidgetAwsSchema = z.object({
   region: identifierText('The AWS region')
     .refine((value) => /^[a-z]{2}(?:-[a-z]+)+-\d$/.test(value), 'An AWS region looks like us-west-2.')
     .default('us-west-2'),
+  /** Endpoint overrides (private links, tests); '' is the region's own endpoint. */
+  translate_url: url(),
+  polly_url: url(),
   translate: z
     .object({
       Formality: z.enum(['FORMAL', 'INFORMAL'], 'Formality is FORMAL or INFORMAL.').default('FORMAL'),
@@ -465,7 +512,22 @@ const WidgetLibreTranslateSchema = z.object({
   apiKey: secret('The LibreTranslate API key'),
 });
 
-const WidgetGeojsSchema = z.object({ ip: url(), country: url(), geo: url() });
+export const GEOLOCATION_URL_DEFAULT = 'https://get.geojs.io';
+
+/**
+ * Visitor geolocation: while `enabled`, the server asks the service at `url` (the geojs protocol,
+ * /v1/ip/country/{ip}.json) for the country of a visitor's address once per conversation. `ip`, `country` and `geo`
+ * are the seed's lookup addresses, kept as they were entered.
+ */
+const WidgetGeojsSchema = z.object({
+  enabled: flag(false),
+  url: HttpUrlSchema.refine((value) => value !== '', 'The geolocation service needs an address.').default(
+    GEOLOCATION_URL_DEFAULT,
+  ),
+  ip: url(),
+  country: url(),
+  geo: url(),
+});
 
 /** The whole configuration of a bot and its widget; `WidgetConfigSchema.parse({})` is the default configuration. */
 export const WidgetConfigSchema = z.object({
@@ -565,13 +627,14 @@ export function mergeWidgetConfigSecrets(incoming: WidgetConfig, stored: WidgetC
 
 /**
  * The address fields each secret of the configuration is sent to. A stored secret is bound to them: it is kept
- * only while they name the endpoint it was entered for. The AWS keys go only to AWS's own endpoints, which follow
- * from the region, so no address binds them.
+ * only while they name the endpoint it was entered for. The AWS keys go to the region's endpoints or to the
+ * overrides they were entered with.
  */
 export const WIDGET_CONFIG_SECRET_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
   'google.serviceAccountKey': ['google.url', 'google.feedback_url', 'google.translate_url', 'google.tts_url'],
-  'aws.key': [],
-  'aws.secret': [],
+  'google.apiKey': ['google.translate_url', 'google.tts_url'],
+  'aws.key': ['aws.translate_url', 'aws.polly_url'],
+  'aws.secret': ['aws.translate_url', 'aws.polly_url'],
   'genesys.clientSecret': ['genesys.SERVER_URL'],
   'openai.apiKey': ['openai.url'],
   'libretranslate.apiKey': ['libretranslate.url'],

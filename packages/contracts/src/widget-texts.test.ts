@@ -25,8 +25,29 @@ describe('offersTranslation', () => {
       true,
     ],
     [
-      'a cloud engine not available yet',
+      'Google without a key',
       { engines: { translateEngine: 'google', model_id: crypto.randomUUID() } },
+      false,
+    ],
+    [
+      'Google with an API key',
+      { engines: { translateEngine: 'google' }, google: { apiKey: 'AIza-key' } },
+      true,
+    ],
+    ['AWS without a secret', { engines: { translateEngine: 'aws' }, aws: { key: 'AKIA1' } }, false],
+    [
+      'AWS with a key and secret',
+      { engines: { translateEngine: 'aws' }, aws: { key: 'AKIA1', secret: 's' } },
+      true,
+    ],
+    [
+      'Dialogflow CX leaving text to a chat model',
+      { engines: { translateEngine: 'dialogflowcx', model_id: crypto.randomUUID() } },
+      true,
+    ],
+    [
+      'Dialogflow CX leaving text to an unconfigured LibreTranslate',
+      { engines: { translateEngine: 'dialogflowcx', translateFallback: 'libretranslate' } },
       false,
     ],
   ])('%s', (_name, input, expected) => {

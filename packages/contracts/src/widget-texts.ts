@@ -1,19 +1,28 @@
 // Without zod (types only), so the browser widget can apply translated texts without carrying the schema library.
-import type { PublicWidgetConfig, WidgetConfig } from './widget-config';
+import type { PublicWidgetConfig, TextTranslateEngine, WidgetConfig } from './widget-config';
 
 /** The translate engines answered by the bot's own chat model (`engines.model_id`). */
 export const CHAT_TRANSLATE_ENGINES: readonly string[] = ['builtin', 'openai'];
 
+type TranslatorConfig = Pick<WidgetConfig, 'engines' | 'libretranslate' | 'google' | 'aws'>;
+
+/** The translator that translates text for a bot: its translate engine, or its fallback under `dialogflowcx`. */
+export function textTranslatorOf(config: Pick<WidgetConfig, 'engines'>): TextTranslateEngine {
+  const { translateEngine, translateFallback } = config.engines;
+  return translateEngine === 'dialogflowcx' ? translateFallback : translateEngine;
+}
+
 /**
- * Whether a configuration has a translator: a chat model for the translate engines `builtin` and `openai`, or a
- * LibreTranslate address for `libretranslate`. Without one, automatic translation does nothing.
+ * Whether a configuration has a translator: a chat model for `builtin` and `openai`, a LibreTranslate address for
+ * `libretranslate`, a service account key or an API key for `google`, an access key and secret for `aws` (under
+ * `dialogflowcx`, its fallback translator). Without one, automatic translation does nothing.
  */
-export function offersTranslation(config: Pick<WidgetConfig, 'engines' | 'libretranslate'>): boolean {
-  const { translateEngine, model_id: modelId } = config.engines;
-  return (
-    (CHAT_TRANSLATE_ENGINES.includes(translateEngine) && modelId !== null) ||
-    (translateEngine === 'libretranslate' && config.libretranslate.url !== '')
-  );
+export function offersTranslation(config: TranslatorConfig): boolean {
+  const engine = textTranslatorOf(config);
+  if (CHAT_TRANSLATE_ENGINES.includes(engine)) return config.engines.model_id !== null;
+  if (engine === 'libretranslate') return config.libretranslate.url !== '';
+  if (engine === 'google') return config.google.serviceAccountKey !== '' || config.google.apiKey !== '';
+  return config.aws.key !== '' && config.aws.secret !== '';
 }
 
 /** The primary language of a code, lower case: `pt-BR` and `pt_br` are both `pt`. */

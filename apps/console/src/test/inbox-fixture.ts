@@ -19,6 +19,7 @@ export function makeConversation(overrides: Partial<InboxConversation> = {}): In
     reason: 'visitor',
     language: 'de',
     origin: 'https://shop.acme.test',
+    country: 'DE',
     queued_at: new Date(Date.now() - 3 * 60_000 - 5_000).toISOString(),
     agent: null,
     last_message: { role: 'visitor', text: 'Can a person help me?', at: '2026-01-01T10:02:00.000Z' },

@@ -553,6 +553,14 @@ const ROUTES: Record<string, RouteRow> = {
     foreign: BOT_MISS,
     shows: (body) => Array.isArray(obj(body).items),
   },
+  // Trying a bot's translator changes nothing, yet only those who configure bots may make it call out.
+  'POST /v1/bots/:p/services/test': {
+    request: (x) => ({ url: `/v1/bots/${x.bot}/services/test`, payload: { service: 'translate' } }),
+    own: BOT_CHANGED,
+    foreign: BOT_NO_WRITE,
+    pure: true,
+    shows: (body) => typeof obj(body).ok === 'boolean',
+  },
 
   'DELETE /v1/rags/:p': {
     request: (x) => ({ url: `/v1/rags/${x.rag}` }),

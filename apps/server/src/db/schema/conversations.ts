@@ -75,6 +75,8 @@ export const conversations = pgTable(
      * the statement waited for the lock (its snapshot would not see the events committed meanwhile).
      */
     lastEventId: bigint('last_event_id', { mode: 'number' }).notNull().default(0),
+    /** The visitor's country (ISO 3166-1 alpha-2) from the bot's geolocation service; null when off or unknown. */
+    country: text('country'),
   },
   (t) => [
     index('conversations_tenant_bot_started_idx').on(t.tenantId, t.botId, t.startedAt),

@@ -21,3 +21,4 @@ export * from './integrations';
 export * from './case-summaries';
 export * from './agent-preferences';
 export * from './schedules';
+export * from './speech-audio';

@@ -38,6 +38,8 @@ export interface BotRequest {
   actor?: string | null;
   /** The conversation the turn belongs to (a cloud engine keeps one session per conversation); none in bot testing. */
   conversationId?: string;
+  /** The visitor's country (ISO 3166-1 alpha-2) when the bot's geolocation is on and found one. */
+  country?: string | null;
 }
 
 export interface BotMessage {

@@ -44,6 +44,7 @@ function present(
     reason: row.handoverReason,
     language: row.language,
     origin: row.origin,
+    country: row.country,
     queued_at: iso(row.queuedAt),
     agent:
       row.agentId !== null && row.state === 'agent' ? { id: row.agentId, name: row.agentName ?? '' } : null,

@@ -298,10 +298,10 @@ describe('POST /v1/language', () => {
     expect(same.json()).toEqual({ detected: 'en', text: 'Hello there', target: 'en-GB' });
   });
 
-  it('answers 502 with the reason when the chat model fails or answers something else', async () => {
+  it('answers 424 with the reason when the chat model fails or answers something else', async () => {
     openai.reply = 'I think this is French.';
     const prose = await visitor('/v1/language', { botId: chatBot, text: 'Bonjour', target: 'en' });
-    expect(prose.statusCode).toBe(502);
+    expect(prose.statusCode).toBe(424);
     expect(prose.json()).toEqual({
       code: 'language/provider-error',
       message: 'The chat model did not answer with a language code in the expected JSON form.',
@@ -314,14 +314,14 @@ describe('POST /v1/language', () => {
     });
     openai.failure = 'unauthorized';
     const refused = await visitor('/v1/language', { botId: chatBot, text: 'Bonjour', target: 'en' });
-    expect(refused.statusCode).toBe(502);
+    expect(refused.statusCode).toBe(424);
     expect(refused.json()).toEqual({
       code: 'language/provider-error',
       message: 'The provider refused the API key.',
     });
     openai.failure = 'hang';
     const slow = await visitor('/v1/language', { botId: chatBot, text: 'Bonjour', target: 'en' });
-    expect(slow.statusCode).toBe(502);
+    expect(slow.statusCode).toBe(424);
     expect(slow.json<{ code: string }>().code).toBe('language/provider-error');
     expect(slow.json<{ message: string }>().message).toMatch(/in time/);
   });
@@ -371,9 +371,9 @@ describe('POST /v1/language', () => {
     expect(libre.requests.map((request) => request.path)).toEqual(['/translate', '/detect']);
   });
 
-  it('answers 502 in plain words when the LibreTranslate server refuses or fails', async () => {
+  it('answers 424 in plain words when the LibreTranslate server refuses or fails', async () => {
     const unsupported = await visitor('/v1/language', { botId: libreBot, text: 'Bonjour', target: 'it' });
-    expect(unsupported.statusCode).toBe(502);
+    expect(unsupported.statusCode).toBe(424);
     expect(unsupported.json()).toEqual({
       code: 'language/provider-error',
       message: `LibreTranslate at ${new URL(libre.url).host} refused the request (HTTP 400); the language may not be supported.`,
@@ -390,7 +390,7 @@ describe('POST /v1/language', () => {
     for (const failure of ['server-error', 'not-json', 'hang'] as const) {
       libre.failure = failure;
       const failed = await visitor('/v1/language', { botId: libreBot, text: 'Bonjour', target: 'en' });
-      expect(failed.statusCode, failure).toBe(502);
+      expect(failed.statusCode, failure).toBe(424);
       expect(failed.json<{ code: string }>().code).toBe('language/provider-error');
     }
     const privateAddress = await makeBot(who.alice, 'Private', {
@@ -402,7 +402,7 @@ describe('POST /v1/language', () => {
       text: 'Bonjour',
       target: 'en',
     });
-    expect(blocked.statusCode).toBe(502);
+    expect(blocked.statusCode).toBe(424);
     expect(blocked.json<{ message: string }>().message).toContain('Refused by the private-address rule');
   });
 
@@ -552,7 +552,7 @@ describe('POST /v1/tts', () => {
     expect(openai.requests).toEqual([]);
   });
 
-  it('answers 502 with the reason when the speech provider fails, sends no audio, or too much', async () => {
+  it('answers 424 with the reason when the speech provider fails, sends no audio, or too much', async () => {
     const cases = [
       ['unauthorized', 'The provider refused the API key.'],
       ['server-error', 'The provider answered with an error (HTTP 500).'],
@@ -562,7 +562,7 @@ describe('POST /v1/tts', () => {
     for (const [failure, message] of cases) {
       openai.failure = failure;
       const response = await visitor('/v1/tts', { botId: voiceBot, text: 'Hello' });
-      expect(response.statusCode, failure).toBe(502);
+      expect(response.statusCode, failure).toBe(424);
       expect(response.json()).toEqual({ code: 'tts/provider-error', message });
     }
   });

@@ -24,9 +24,9 @@ const errors = {
   403: ErrorBodySchema,
   404: ErrorBodySchema,
   413: ErrorBodySchema,
+  424: ErrorBodySchema,
   429: ErrorBodySchema,
   501: ErrorBodySchema,
-  502: ErrorBodySchema,
 };
 
 /** Translation (`POST /v1/language`) and the server voice (`POST /v1/tts`) of the widget: public, per bot. */
@@ -125,8 +125,12 @@ export async function visitorSpeechRoutes(
       },
       async (request, reply) => {
         const { row, config } = await botOf(request, reply, request.body);
-        const audio = await speakText(ctx, row.tenantId, config, { text: request.body.text });
-        return reply.type('audio/mpeg').header('cache-control', 'no-store').send(audio);
+        const { audio, cached } = await speakText(ctx, row.tenantId, config, { text: request.body.text });
+        return reply
+          .type('audio/mpeg')
+          .header('cache-control', 'no-store')
+          .header('x-speech-cache', cached ? 'hit' : 'miss')
+          .send(audio);
       },
     );
   });

@@ -23,6 +23,7 @@ import type { ProviderRelay } from '../live-agents/provider-relay';
 import type { AnswerDeps } from '../rag/rag-answer';
 import type { SpeechDeps } from '../speech/speech.service';
 import { autoTranslating } from './auto-translate';
+import { createVisitorGeolocation, type VisitorGeolocation } from '../speech/visitor-geolocation';
 import {
   answerLanguageFor,
   conversationOf,
@@ -59,6 +60,8 @@ export interface VisitorRoutesDeps {
   relay: Pick<ProviderRelay, 'wake'> | null;
   /** Translation of a message for the person holding the conversation. */
   liveTranslation: LiveTranslationDeps;
+  /** The visitor's country for a new conversation; by default the bot's geolocation service via speech.fetch. */
+  geolocation?: VisitorGeolocation;
 }
 
 /** The public routes a visitor's widget talks to: messages to a bot (`/v1/intent`), feedback, sightings. */
@@ -67,6 +70,8 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
   const { db } = answering;
   const { tokens } = access;
   const speech = { ...deps.speech, log: app.log };
+  const geolocation =
+    deps.geolocation ?? createVisitorGeolocation({ fetch: deps.speech.fetch, log: app.log });
   /**
    * A stored turn that left the conversation waiting for a person gets its hand-over summary (written once), and a
    * contact centre's session starts now that the hand-over committed.
@@ -108,13 +113,19 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
             ? null
             : await conversationOf(db, tokens, bot, body.conversationToken);
         await access.limitVisitor(request, 'intent', conversation?.id ?? null);
-        const started = startTurn(tokens, {
-          bot,
-          conversation,
-          text: body.text,
-          language: answerLanguageFor(bot.config, body.language),
-          origin: conversationOrigin(seen, body.hostOrigin, bot.config),
-        });
+        // Looked up once, when the conversation starts; later turns read what was stored with it.
+        const country =
+          conversation === null ? await geolocation.countryOf(bot.config, request.ip) : conversation.country;
+        const started = {
+          ...startTurn(tokens, {
+            bot,
+            conversation,
+            text: body.text,
+            language: answerLanguageFor(bot.config, body.language),
+            origin: conversationOrigin(seen, body.hostOrigin, bot.config),
+          }),
+          country,
+        };
         if (conversation?.state === 'closed') throw handoverClosed();
         // While a person holds the conversation the message goes to them: no engine is asked (storeTurn relays it).
         const heldByPerson = conversation !== null && conversation.state !== 'bot';
@@ -135,6 +146,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           history,
           language: turn.language,
           conversationId: turn.conversationId,
+          country,
         };
         const store = async (answer: Awaited<ReturnType<typeof engine.respond>>) =>
           handedOver(turn, await storeTurn(db, turn, answer));

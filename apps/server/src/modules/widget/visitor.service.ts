@@ -132,6 +132,8 @@ export interface Turn {
   origin: string | null;
   /** For the person holding the conversation: the message in their language, made before the turn is stored. */
   translation?: MessageTranslation | null;
+  /** The visitor's country, stored when this turn starts the conversation. */
+  country?: string | null;
 }
 
 export function startTurn(
@@ -218,6 +220,7 @@ export async function storeTurn(db: Db, turn: Turn, answer: BotReply): Promise<I
         tenantId,
         botId,
         origin: turn.origin,
+        country: turn.country ?? null,
         language,
         messageCount: 1 + botMessages.length,
         startedAt: turn.receivedAt,

@@ -120,6 +120,8 @@ describe('BotDashboard', () => {
     const { fetchMock } = stubDashboard({});
     renderRoute(<Harness />);
     await screen.findByText('My PIN is **** and I want a refund');
+    // The visitor's country from the bot's geolocation, named.
+    expect(screen.getAllByText('France (FR)').length).toBeGreaterThan(0);
     await userEvent.type(screen.getByRole('textbox', { name: 'Search conversations' }), '100%');
     await waitFor(() =>
       expect(fetched(fetchMock)).toContain(`/v1/bots/${BOT_ID}/conversations?page=1&page_size=10&q=100%25`),
@@ -134,6 +136,7 @@ describe('BotDashboard', () => {
     });
     await userEvent.click(row[0] as HTMLElement);
     const drawer = await screen.findByRole('dialog', { name: 'Conversation' });
+    expect(await within(drawer).findByText(/from France \(FR\)/)).toBeInTheDocument();
     const list = await within(drawer).findByRole('list', { name: 'Messages' });
     const items = within(list).getAllByRole('listitem', { name: /^(Bot|Visitor),/ });
     expect(items.map((item) => item.getAttribute('aria-label')?.split(',')[0])).toEqual([

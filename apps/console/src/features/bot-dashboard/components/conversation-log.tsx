@@ -1,3 +1,4 @@
+import { countryLabel } from '../../../lib/country-name';
 import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { CONVERSATION_SEARCH_MAX, type ConversationSummary, type FeedbackLabels } from '@omnibot/contracts';
 import { IconDownload, IconMessages } from '@tabler/icons-react';
@@ -105,6 +106,15 @@ export function ConversationLog({ botId, labels, onOpen }: ConversationLogProps)
         render: (item) => (
           <Text size="sm" c={item.origin ? undefined : 'dimmed'} style={{ wordBreak: 'break-all' }}>
             {item.origin ?? 'Unknown'}
+          </Text>
+        ),
+      },
+      {
+        id: 'country',
+        header: 'Country',
+        render: (item) => (
+          <Text size="sm" c={item.country ? undefined : 'dimmed'}>
+            {item.country ? countryLabel(item.country) : '–'}
           </Text>
         ),
       },

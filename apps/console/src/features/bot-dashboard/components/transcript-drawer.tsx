@@ -1,3 +1,4 @@
+import { countryLabel } from '../../../lib/country-name';
 import { Alert, Badge, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Conversation, TranscriptMessage } from '@omnibot/contracts';
@@ -104,6 +105,7 @@ function Transcript({ conversation }: { conversation: Conversation }) {
         {conversation.bot_name} · started {formatDateTime(conversation.started_at)} · language{' '}
         {conversation.language}
         {conversation.origin ? ` · on ${conversation.origin}` : ''}
+        {conversation.country ? ` · from ${countryLabel(conversation.country)}` : ''}
       </Text>
       <Text size="xs" c="dimmed">
         Text is shown as it was stored: what the bot&apos;s masking patterns replaced stays masked.

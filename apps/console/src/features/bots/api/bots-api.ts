@@ -14,6 +14,8 @@ import {
   RagListSchema,
   ScheduleListSchema,
   type UpdateBotBody,
+  type BotService,
+  IntegrationTestResultSchema,
 } from '@omnibot/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -53,6 +55,8 @@ export const botsApi = {
   remove: (id: string) => api.delete<undefined>(of(id)),
   /** A permanent link the widget may show for an image or sound of the organisation's storage. */
   image: (id: string, path: string) => api.post(`${of(id)}/images`, { path }, { schema: BotImageSchema }),
+  testService: (id: string, service: BotService) =>
+    api.post(`${of(id)}/services/test`, { service }, { schema: IntegrationTestResultSchema }),
   origins: (id: string, signal?: AbortSignal) =>
     api.get(`${of(id)}/origins`, { schema: BotOriginListSchema, signal }),
   rags: (signal?: AbortSignal) => api.get('/v1/rags', { query: ALL, schema: RagListSchema, signal }),
@@ -156,5 +160,12 @@ export function useDeleteBot() {
       queryClient.removeQueries({ queryKey: botKeys.detail(id) });
       await queryClient.invalidateQueries({ queryKey: botKeys.lists() });
     },
+  });
+}
+
+/** "Test connection" of a bot's translator, server voice or geolocation service, with its saved settings. */
+export function useTestBotService() {
+  return useMutation({
+    mutationFn: ({ id, service }: { id: string; service: BotService }) => botsApi.testService(id, service),
   });
 }

@@ -11,7 +11,9 @@ import { type ConfigGroup, groupHasError, previewConfigOf } from '../utils/confi
 import { useConfigForm } from '../utils/use-config-form';
 import { AppearanceSection } from './bot-config/appearance-section';
 import { BehaviourSection } from './bot-config/behaviour-section';
+import { CloudAccountsSection } from './bot-config/cloud-accounts-section';
 import { EditedBot } from './bot-config/config-editor-context';
+import { GeolocationSection } from './bot-config/geolocation-section';
 import { EnginesSection } from './bot-config/engines-section';
 import { FeedbackSection } from './bot-config/feedback-section';
 import { IdentitySection } from './bot-config/identity-section';
@@ -27,8 +29,10 @@ import { type PreviewColorScheme, WidgetPreview } from './widget-preview';
 const SECTIONS = [
   { value: 'identity', label: 'Identity', groups: ['identity'] },
   { value: 'welcome', label: 'Welcome', groups: ['welcome'] },
-  { value: 'behaviour', label: 'Behaviour', groups: ['behaviour', 'language'] },
+  { value: 'behaviour', label: 'Behaviour', groups: ['behaviour', 'language', 'aws', 'google'] },
   { value: 'translation', label: 'Translation', groups: ['language', 'engines', 'libretranslate'] },
+  { value: 'cloud', label: 'Cloud accounts', groups: ['google', 'aws'] },
+  { value: 'geolocation', label: 'Geolocation', groups: ['geojs'] },
   { value: 'appearance', label: 'Appearance', groups: ['appearance'] },
   { value: 'feedback', label: 'Feedback', groups: ['feedback'] },
   { value: 'titles', label: 'Titles', groups: ['titles'] },
@@ -81,6 +85,8 @@ export function BotConfigEditor({ bot }: { bot: Bot }) {
     welcome: <WelcomeSection form={form} botId={bot.id} />,
     behaviour: <BehaviourSection form={form} />,
     translation: <TranslationSection form={form} />,
+    cloud: <CloudAccountsSection form={form} />,
+    geolocation: <GeolocationSection form={form} />,
     appearance: <AppearanceSection form={form} scheme={scheme} onSchemeChange={setScheme} />,
     feedback: <FeedbackSection form={form} />,
     titles: <TitlesSection form={form} />,

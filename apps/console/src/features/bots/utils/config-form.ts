@@ -1,4 +1,5 @@
 import {
+  isServiceAccountKey,
   type PublicWidgetConfig,
   publicWidgetConfig,
   type WidgetConfig,
@@ -14,14 +15,20 @@ type ConfigErrors = Record<string, string>;
 /** The contracts schema's messages for a configuration, each on the path of the field it is about. */
 export function configErrors(values: WidgetConfig): ConfigErrors {
   const result = WidgetConfigSchema.safeParse(values);
-  if (result.success) return {};
   const errors: ConfigErrors = {};
-  for (const issue of result.error.issues) {
+  for (const issue of result.success ? [] : result.error.issues) {
     const path = issue.path.map(String).join('.');
     errors[path] ??= issue.message;
   }
+  // A pasted key that is not a key file would only fail when a visitor needs it.
+  if (!isServiceAccountKey(values.google.serviceAccountKey)) {
+    errors['google.serviceAccountKey'] ??= SERVICE_ACCOUNT_KEY_MESSAGE;
+  }
   return errors;
 }
+
+export const SERVICE_ACCOUNT_KEY_MESSAGE =
+  'Paste the whole service account key file: JSON with project_id, client_email and private_key.';
 
 /** The first message on `path` or inside it (a list's items), for a field that edits the list whole. */
 export function errorWithin(errors: Record<string, unknown>, path: string): string | undefined {

@@ -1,3 +1,4 @@
+import { countryLabel } from '../../../lib/country-name';
 import {
   Alert,
   Badge,
@@ -140,6 +141,14 @@ function ConversationHeader({
           </Text>
           {conversation.origin ?? 'unknown'}
         </Text>
+        {conversation.country && (
+          <Text size="sm">
+            <Text span c="dimmed" inherit>
+              Country:{' '}
+            </Text>
+            {countryLabel(conversation.country)}
+          </Text>
+        )}
         <Text size="sm">
           <Text span c="dimmed" inherit>
             Agent:{' '}

@@ -125,6 +125,7 @@ describe('Inbox', () => {
     expect(within(panel).getByRole('heading', { name: 'Sales bot' })).toBeInTheDocument();
     expect(panel).toHaveTextContent('Visitor language: fr');
     expect(panel).toHaveTextContent('Origin: https://shop.acme.test');
+    expect(panel).toHaveTextContent('Country: Germany (DE)');
     expect(panel).toHaveTextContent('Agent: Grace Hopper');
     expect(transcriptTexts().map((text) => text?.replace(/\d.*$/, ''))).toEqual([
       expect.stringMatching(/^Visitor/),

@@ -3,6 +3,7 @@ import {
   CHAT_TRANSLATE_ENGINES,
   isMaskedSecret,
   offersTranslation,
+  textTranslatorOf,
   type WidgetConfig,
 } from '@omnibot/contracts';
 import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
@@ -10,17 +11,29 @@ import { type ChangeEvent, useState } from 'react';
 import { type KeyAction, StoredKeyField } from '../../../../components/forms/stored-key-field';
 import { useChatModelOptions } from '../../api/bots-api';
 import type { ConfigForm } from './config-editor-context';
+import { ServiceTestButton } from './service-test-button';
 
 const TRANSLATORS = [
   { value: 'builtin', label: 'A chat model' },
   { value: 'libretranslate', label: 'A LibreTranslate server' },
+  { value: 'google', label: 'Google Cloud Translation' },
+  { value: 'aws', label: 'Amazon Translate' },
+  { value: 'dialogflowcx', label: 'The Dialogflow CX agent, else a fallback translator' },
 ];
+
+/** The translators a Dialogflow CX agent leaves the rest of the translating to. */
+const FALLBACK_TRANSLATORS = TRANSLATORS.filter((option) => option.value !== 'dialogflowcx');
 
 /** Why automatic translation cannot be switched on yet, or null when the bot has a translator. */
 function missingTranslator(values: WidgetConfig): string | null {
   if (offersTranslation(values)) return null;
-  const { translateEngine, botEngine } = values.engines;
+  const { botEngine } = values.engines;
+  const translateEngine = textTranslatorOf(values);
   if (translateEngine === 'libretranslate') return 'Enter the address of the LibreTranslate server first.';
+  if (translateEngine === 'google') {
+    return 'Enter a Google service account key or API key under Cloud accounts first.';
+  }
+  if (translateEngine === 'aws') return 'Enter the AWS access key and secret under Cloud accounts first.';
   if (CHAT_TRANSLATE_ENGINES.includes(translateEngine)) {
     return botEngine === 'openai'
       ? 'Choose the chat model under Engines first: it answers and translates.'
@@ -40,19 +53,18 @@ export function TranslationSection({ form }: { form: ConfigForm }) {
   const models = useChatModelOptions();
   const hasStoredKey = isMaskedSecret(stored.apiKey);
   const [keyAction, setKeyAction] = useState<KeyAction>('keep');
-  const { translateEngine, botEngine, model_id: modelId } = values.engines;
+  const { translateEngine: chosenEngine, botEngine, model_id: modelId } = values.engines;
+  // Under Dialogflow CX, its fallback translator's settings are the ones that matter here.
+  const translateEngine = textTranslatorOf(values);
   const isChat = CHAT_TRANSLATE_ENGINES.includes(translateEngine);
   const isLibre = translateEngine === 'libretranslate';
   const reason = missingTranslator(values);
   const addressChanged = values.libretranslate.url !== stored.url;
   // Older configurations name the chat model translator `openai`; it is the same translator as `builtin`.
-  const translators = TRANSLATORS.some((option) => option.value === translateEngine)
-    ? TRANSLATORS
-    : isChat
-      ? TRANSLATORS.map((option) =>
-          option.value === 'builtin' ? { ...option, value: translateEngine } : option,
-        )
-      : [...TRANSLATORS, { value: translateEngine, label: `${translateEngine} (not available yet)` }];
+  const translators =
+    chosenEngine === 'openai'
+      ? TRANSLATORS.map((option) => (option.value === 'builtin' ? { ...option, value: 'openai' } : option))
+      : TRANSLATORS;
   const modelOptions = (models.data?.items ?? []).map((model) => ({
     value: model.id,
     label: `${model.name} (${model.model_name})`,
@@ -84,6 +96,23 @@ export function TranslationSection({ form }: { form: ConfigForm }) {
         key={form.key('engines.translateEngine')}
         {...form.getInputProps('engines.translateEngine')}
       />
+      {chosenEngine === 'dialogflowcx' && (
+        <Select
+          label="Fallback translator"
+          description="Translates what the Dialogflow CX agent cannot answer in the visitor's language, and the widget's texts."
+          data={FALLBACK_TRANSLATORS}
+          allowDeselect={false}
+          key={form.key('engines.translateFallback')}
+          {...form.getInputProps('engines.translateFallback')}
+        />
+      )}
+      {(translateEngine === 'google' || translateEngine === 'aws') && (
+        <Text size="sm" c="dimmed">
+          {translateEngine === 'google'
+            ? 'Uses the Google Cloud account under Cloud accounts (v3 with a service account, v2 with an API key).'
+            : 'Uses the AWS account under Cloud accounts, with formal wording and profanity masked.'}
+        </Text>
+      )}
       {isChat && botEngine === 'openai' && (
         <Text size="sm" c="dimmed">
           The chat model that answers (under Engines) translates too.
@@ -133,6 +162,7 @@ export function TranslationSection({ form }: { form: ConfigForm }) {
           )}
         </>
       )}
+      <ServiceTestButton form={form} service="translate" />
       <Switch
         label="Translate automatically"
         description={
