@@ -58,7 +58,7 @@ export type TraceChunk = z.infer<typeof TraceChunkSchema>;
 
 /** How a bot answer was made. `timings` and `chunks` come from the stored RAG answer (builtin engine only). */
 const BotChatTraceSchema = z.object({
-  engine: z.enum(['builtin', 'openai', 'fallback']),
+  engine: z.enum(['builtin', 'openai', 'dialogflowcx', 'fallback']),
   /** Why the engine could not answer normally, in plain words; null when it did. */
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
   answer_id: z.string().nullable(),

@@ -29,5 +29,6 @@ export * from './links';
 export * from './sse';
 export * from './live-agents';
 export * from './contact-centre';
+export * from './dialogflow';
 export * from './case-summaries';
 export * from './schedules';

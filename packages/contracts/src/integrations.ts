@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConnectSettingsSchema, CONTACT_CENTRE_PROVIDERS, GenesysSettingsSchema } from './contact-centre';
+import { DialogflowCxSettingsSchema, DialogflowCxSettingsViewSchema } from './dialogflow';
 import { ModelApiKeySchema, ModelBaseUrlSchema, ModelProviderNameSchema } from './models';
 import { safeString } from './text';
 import { MODEL_MAX_TOKENS_DEFAULT, MODEL_TEMPERATURE_DEFAULT, SECRET_MASK_PREFIX } from './widget-config';
@@ -9,7 +10,7 @@ export const INTEGRATION_KINDS = ['chatbot', 'ccaas'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
 /** The chatbot engines an integration may configure. */
-export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai'] as const;
+export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai', 'dialogflowcx'] as const;
 export type ChatbotIntegrationEngine = (typeof CHATBOT_INTEGRATION_ENGINES)[number];
 
 /** Every engine an integration may have: the chatbot engines, then the contact centres. */
@@ -20,6 +21,7 @@ export type IntegrationEngine = (typeof INTEGRATION_ENGINES)[number];
 export const INTEGRATION_KIND_OF: Readonly<Record<IntegrationEngine, IntegrationKind>> = {
   builtin: 'chatbot',
   openai: 'chatbot',
+  dialogflowcx: 'chatbot',
   genesys: 'ccaas',
   connect: 'ccaas',
 };
@@ -61,6 +63,7 @@ export const OpenAiIntegrationSettingsSchema = z.strictObject({
 
 const builtinShape = { engine: z.literal('builtin'), settings: BuiltinIntegrationSettingsSchema };
 const openAiShape = { engine: z.literal('openai'), settings: OpenAiIntegrationSettingsSchema };
+const dialogflowShape = { engine: z.literal('dialogflowcx'), settings: DialogflowCxSettingsSchema };
 const genesysShape = { engine: z.literal('genesys'), settings: GenesysSettingsSchema };
 const connectShape = { engine: z.literal('connect'), settings: ConnectSettingsSchema };
 const engineError = { error: `The engine is one of: ${INTEGRATION_ENGINES.join(', ')}.` };
@@ -78,6 +81,11 @@ export const CreateIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'builtin'), ...builtinShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'openai'), ...openAiShape }),
+    z.strictObject({
+      name: IntegrationNameSchema,
+      kind: kindOf('chatbot', 'dialogflowcx'),
+      ...dialogflowShape,
+    }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'genesys'), ...genesysShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'connect'), ...connectShape }),
   ],
@@ -96,12 +104,13 @@ export const UpdateIntegrationBodySchema = z.strictObject({
       [
         BuiltinIntegrationSettingsSchema,
         OpenAiIntegrationSettingsSchema,
+        DialogflowCxSettingsSchema,
         GenesysSettingsSchema,
         ConnectSettingsSchema,
       ],
       {
         error:
-          'The settings are a rag_id (builtin); base_url, model and api_key (openai); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
+          'The settings are a rag_id (builtin); base_url, model and api_key (openai); service_account_key and agents (dialogflowcx); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
       },
     )
     .optional(),
@@ -114,6 +123,7 @@ export const TestIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...builtinShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...openAiShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...dialogflowShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...genesysShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...connectShape }),
   ],
@@ -159,6 +169,7 @@ const IntegrationSettingsViewSchema = z.union([
     max_tokens: z.number().int(),
     temperature: z.number(),
   }),
+  DialogflowCxSettingsViewSchema,
   GenesysSettingsViewSchema,
   ConnectSettingsViewSchema,
 ]);

@@ -1,6 +1,11 @@
 import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
+import {
+  integrations,
+  type StoredBuiltinSettings,
+  type StoredDialogflowCxSettings,
+  type StoredOpenAiSettings,
+} from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
@@ -16,6 +21,7 @@ import { loadRagForAnswer } from '../rag/rags.service';
 import { type ChatModel, ProviderError } from '../models/providers';
 import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
+import { answerWithDialogflow } from './engines/dialogflow-cx';
 
 /** What a visitor said, with what the engine needs to answer it. */
 export interface BotRequest {
@@ -34,6 +40,10 @@ export interface BotRequest {
   channel?: 'widget' | 'test';
   /** Who asked, stored with a RAG answer (a user id, `credential:<id>`); null (the default) for a visitor. */
   actor?: string | null;
+  /** The conversation the message belongs to: engines that keep a session (Dialogflow CX) keep it per conversation. */
+  conversationId?: string;
+  /** The visitor's country (ISO 3166-1 alpha-2) when known, passed to engines that take parameters. */
+  country?: string;
 }
 
 export interface BotMessage {
@@ -43,7 +53,7 @@ export interface BotMessage {
 
 /** How an answer was made, for the conversation log and for debugging a bot. */
 export interface BotTrace {
-  engine: 'builtin' | 'openai' | 'fallback';
+  engine: 'builtin' | 'openai' | 'dialogflowcx' | 'fallback';
   /** Why the engine could not answer normally (its error in plain words); null when it did. */
   error: { code: string; reason: string } | null;
   /** The stored RAG answer (builtin engine). */
@@ -256,6 +266,15 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
         const { rag_id: ragId } = row.settings as StoredBuiltinSettings;
         const config = { ...bot.config, engines: { ...bot.config.engines, rag_id: ragId } };
         return builtinEngine(deps).respond({ ...request, bot: { ...bot, config } });
+      }
+      if (row.engine === 'dialogflowcx') {
+        const outcome = await answerWithDialogflow(
+          deps,
+          request,
+          row.settings as StoredDialogflowCxSettings,
+          started,
+        );
+        return 'reply' in outcome ? outcome.reply : fallbackReply(request, started, outcome.failure);
       }
       let settings: StoredOpenAiSettings;
       try {

@@ -2,11 +2,13 @@ import { type Integration, maskSecret } from '@omnibot/contracts';
 import type {
   StoredBuiltinSettings,
   StoredConnectSettings,
+  StoredDialogflowCxSettings,
   StoredGenesysSettings,
   StoredOpenAiSettings,
 } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
 import { presentConnect } from './contact-centre.service';
+import { presentDialogflow } from './dialogflow.service';
 import type { StoredIntegration } from './integrations.service';
 
 /** The boxes that open what an integration holds sealed: model API keys, and contact-centre secrets. */
@@ -24,6 +26,8 @@ export function presentIntegration(boxes: IntegrationBoxes, { row, bots }: Store
   let settings: Integration['settings'];
   if (row.engine === 'connect') {
     settings = presentConnect(boxes.contactCentre, row.settings as StoredConnectSettings);
+  } else if (row.engine === 'dialogflowcx') {
+    settings = presentDialogflow(row.settings as StoredDialogflowCxSettings);
   } else if (row.engine === 'genesys') {
     const stored = row.settings as StoredGenesysSettings;
     settings = { server_url: stored.server_url, deployment_id: stored.deployment_id, origin: stored.origin };

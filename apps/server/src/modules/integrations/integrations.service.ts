@@ -2,6 +2,7 @@ import {
   BuiltinIntegrationSettingsSchema,
   ConnectSettingsSchema,
   type CreateIntegrationBodySchema,
+  DialogflowCxSettingsSchema,
   GenesysSettingsSchema,
   type IntegrationKind,
   type IntegrationListQuery,
@@ -22,6 +23,7 @@ import {
   rags,
   type StoredBuiltinSettings,
   type StoredConnectSettings,
+  type StoredDialogflowCxSettings,
   type StoredIntegrationSettings,
   type StoredOpenAiSettings,
 } from '../../db/schema';
@@ -44,6 +46,14 @@ import {
   unsavedContactCentreSettings,
   withOpenedSecret,
 } from './contact-centre.service';
+import {
+  isDialogflowRow,
+  openDialogflow,
+  sealDialogflow,
+  tryDialogflow,
+  unsavedDialogflow,
+  withOpenedKey,
+} from './dialogflow.service';
 
 const INTEGRATION_NOT_FOUND = 'Integration not found';
 const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
@@ -239,6 +249,8 @@ export async function createIntegration(
     settings = { rag_id: input.settings.rag_id };
   } else if (input.engine === 'openai') {
     settings = sealOpenAi(deps.secretBox, input.settings, null);
+  } else if (input.engine === 'dialogflowcx') {
+    settings = sealDialogflow(deps.secretBox, input.settings, null);
   } else if (input.engine === 'genesys') {
     settings = storedGenesys(input.settings);
   } else {
@@ -296,6 +308,14 @@ export async function updateIntegration(
         deps.contactCentre.secretBox,
         parsed.data,
         current.settings as StoredConnectSettings,
+      );
+    } else if (isDialogflowRow(current)) {
+      const parsed = DialogflowCxSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealDialogflow(
+        deps.secretBox,
+        parsed.data,
+        current.settings as StoredDialogflowCxSettings,
       );
     } else if (isOpenAi(current)) {
       const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
@@ -473,6 +493,11 @@ export async function testIntegration(
     if ('ok' in target) return target;
     return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
   }
+  if (isDialogflowRow(row)) {
+    const target = withOpenedKey(() => openDialogflow(deps.secretBox, row.settings));
+    if ('ok' in target) return target;
+    return tryDialogflow(deps.modelFetch, principal, target, timeoutMs);
+  }
   if (!isOpenAi(row)) {
     return tryBuiltin(deps.db, principal.tenantId, (row.settings as StoredBuiltinSettings).rag_id);
   }
@@ -495,6 +520,11 @@ export async function testUnsavedIntegration(
 ): Promise<IntegrationTestResult> {
   const stored = input.id === undefined ? null : await ownedRow(deps.db, principal.tenantId, input.id);
   if (input.engine === 'builtin') return tryBuiltin(deps.db, principal.tenantId, input.settings.rag_id);
+  if (input.engine === 'dialogflowcx') {
+    const target = withOpenedKey(() => unsavedDialogflow(deps.secretBox, input.settings, stored));
+    if ('ok' in target) return target;
+    return tryDialogflow(deps.modelFetch, principal, target, timeoutMs);
+  }
   if (input.engine === 'genesys' || input.engine === 'connect') {
     const target = withOpenedSecret(() =>
       unsavedContactCentreSettings(deps.contactCentre.secretBox, input, stored),

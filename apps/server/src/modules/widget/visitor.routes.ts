@@ -134,6 +134,7 @@ export async function visitorRoutes(app: FastifyInstance, deps: VisitorRoutesDep
           text: turn.text,
           history,
           language: turn.language,
+          conversationId: turn.conversationId,
         };
         const store = async (answer: Awaited<ReturnType<typeof engine.respond>>) =>
           handedOver(turn, await storeTurn(db, turn, answer));
