@@ -136,9 +136,11 @@ const decodePart = (part: string): Record<string, unknown> | null => {
   }
 };
 
+const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
+
 const text = (...lines: string[]) => ({ text: { text: lines, allowPlaybackInterruption: false } });
 
-const SAY: Record<'en' | 'fr', Record<string, string>> = {
+const SAY: Record<'en' | 'fr', { hello: string; help: string; sorry: string }> = {
   en: {
     hello: 'Hello! I am the shop assistant.',
     help: 'How can I help you today?',
@@ -225,7 +227,7 @@ function script(
   if (lower === 'what do you know') {
     return intent([
       text(
-        `language=${String(params.language ?? '')} country=${String(params.country ?? '')} turns=${String(params.turns)}`,
+        `language=${textOf(params.language)} country=${textOf(params.country)} turns=${String(params.turns)}`,
       ),
     ]);
   }

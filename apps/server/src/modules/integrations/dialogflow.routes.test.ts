@@ -3,6 +3,7 @@ import {
   BotSchema,
   IntegrationListSchema,
   IntegrationSchema,
+  type IntegrationTestResult,
   IntegrationTestResultSchema,
   SECRET_ENDPOINT_CHANGED,
 } from '@omnibot/contracts';
@@ -92,6 +93,8 @@ async function storedSettings(id: string): Promise<string> {
     )[0]?.settings ?? ''
   );
 }
+
+const messageOf = (result: IntegrationTestResult) => (result.ok ? '' : result.message);
 
 const fingerprint = () => tablesFingerprint(t, ['integrations', 'bots', 'audit_log']);
 
@@ -232,11 +235,9 @@ describe('Dialogflow CX integrations', () => {
     };
     expect(await tryIt({})).toMatchObject({ ok: true });
     df.failures.set(AGENT_ID, 'permission-denied');
-    expect(await tryIt({})).toMatchObject({
-      ok: false,
-      code: 'dialogflow/forbidden',
-      message: expect.stringMatching(/Dialogflow API Client role/u),
-    });
+    const forbidden = await tryIt({});
+    expect(forbidden).toMatchObject({ ok: false, code: 'dialogflow/forbidden' });
+    expect(messageOf(forbidden)).toMatch(/Dialogflow API Client role/u);
     df.failures.set(AGENT_ID, 'rate-limited');
     expect(await tryIt({})).toMatchObject({ ok: false, code: 'provider/rate-limited' });
     df.failures.clear();
@@ -247,11 +248,9 @@ describe('Dialogflow CX integrations', () => {
       }),
     ).toMatchObject({ ok: false, code: 'dialogflow/not-found' });
     df.tokenFailure = 'invalid_grant';
-    expect(await tryIt({ service_account_key: keyFile({ keyId: 'other-key-id-0001' }) })).toMatchObject({
-      ok: false,
-      code: 'provider/unauthorized',
-      message: expect.stringMatching(/token endpoint refused the service account key/u),
-    });
+    const refused = await tryIt({ service_account_key: keyFile({ keyId: 'other-key-id-0001' }) });
+    expect(refused).toMatchObject({ ok: false, code: 'provider/unauthorized' });
+    expect(messageOf(refused)).toMatch(/token endpoint refused the service account key/u);
     df.tokenFailure = null;
     // A key signed by another private key than the one Google holds for the account.
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -261,10 +260,9 @@ describe('Dialogflow CX integrations', () => {
       privateKeyPem: stranger.export({ type: 'pkcs8', format: 'pem' }).toString(),
       tokenUri: df.tokenUri,
     });
-    expect(await tryIt({ service_account_key: forged })).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/Invalid JWT Signature/u),
-    });
+    const forgedResult = await tryIt({ service_account_key: forged });
+    expect(forgedResult.ok).toBe(false);
+    expect(messageOf(forgedResult)).toMatch(/Invalid JWT Signature/u);
     const blocked = await tryIt({ endpoint: 'http://10.255.255.1:9' });
     expect(blocked).toMatchObject({ ok: false, code: 'provider/unreachable' });
   });
@@ -290,7 +288,10 @@ describe('Dialogflow CX integrations', () => {
       ['an unknown default agent', { default_agent: 'nobody' }],
       ['an unknown fallback agent', { fallback_agent: 'nobody' }],
       ['a bad project', { agents: [{ agentName: 'a', agentId: AGENT_ID, projectId: 'X' }] }],
-      ['a bad location', { agents: [{ agentName: 'a', agentId: AGENT_ID, projectId: PROJECT, location: 'EU 1' }] }],
+      [
+        'a bad location',
+        { agents: [{ agentName: 'a', agentId: AGENT_ID, projectId: PROJECT, location: 'EU 1' }] },
+      ],
       ['a bad endpoint', { endpoint: 'ftp://example.com' }],
       ['credentials in the endpoint', { endpoint: 'https://user:pw@example.com' }],
       ['a bad language', { language_code: 'english!' }],
@@ -330,7 +331,12 @@ describe('Dialogflow CX integrations', () => {
       ['DELETE', `/v1/integrations/${mine.id}`],
       ['POST', `/v1/integrations/${mine.id}/test`],
     ] as Array<[Method, string]>) {
-      const response = await call(method, url, who.bob, method === 'PATCH' ? { name: 'Mine now' } : undefined);
+      const response = await call(
+        method,
+        url,
+        who.bob,
+        method === 'PATCH' ? { name: 'Mine now' } : undefined,
+      );
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
     const bobs = IntegrationListSchema.parse((await call('GET', '/v1/integrations', who.bob)).json());

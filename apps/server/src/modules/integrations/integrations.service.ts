@@ -23,7 +23,6 @@ import {
   rags,
   type StoredBuiltinSettings,
   type StoredConnectSettings,
-  type StoredDialogflowCxSettings,
   type StoredIntegrationSettings,
   type StoredOpenAiSettings,
 } from '../../db/schema';
@@ -312,11 +311,7 @@ export async function updateIntegration(
     } else if (isDialogflowRow(current)) {
       const parsed = DialogflowCxSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();
-      changes.settings = sealDialogflow(
-        deps.secretBox,
-        parsed.data,
-        current.settings as StoredDialogflowCxSettings,
-      );
+      changes.settings = sealDialogflow(deps.secretBox, parsed.data, current.settings);
     } else if (isOpenAi(current)) {
       const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();

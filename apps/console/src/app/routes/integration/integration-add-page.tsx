@@ -40,7 +40,10 @@ export function Component() {
             onSaved={onSaved}
           />
         ) : canConfigure ? (
-          <IntegrationForm onSaved={onSaved} />
+          <IntegrationForm
+            onSaved={onSaved}
+            {...(params.get('engine') === 'dialogflowcx' ? { initialEngine: 'dialogflowcx' as const } : {})}
+          />
         ) : (
           <ReadOnlyNotice back={{ to: integrationPaths.list, label: 'Back to the integrations' }} />
         )}

@@ -7,6 +7,7 @@ import {
   BotOriginListSchema,
   BotSchema,
   type CreateBotBody,
+  type ChatbotIntegrationEngine,
   type ContactCentreProvider,
   type DuplicateBotBody,
   IntegrationListSchema,
@@ -31,6 +32,9 @@ const botKeys = {
   /** The contact-centre integrations of one provider a bot may hand over to. */
   contactCentres: (engine: ContactCentreProvider) =>
     [...botKeys.all, 'options', 'contact-centres', engine] as const,
+  /** The chatbot-engine integrations of one engine a bot may answer with. */
+  chatbotIntegrations: (engine: ChatbotIntegrationEngine) =>
+    [...botKeys.all, 'options', 'chatbot-integrations', engine] as const,
 };
 
 /** The most rows one page of the API holds; the pickers list their options in one go. */
@@ -60,6 +64,12 @@ export const botsApi = {
     api.get('/v1/models/available', { query: { kind: 'chat' }, schema: AvailableModelListSchema, signal }),
   contactCentres: (engine: ContactCentreProvider, signal?: AbortSignal) =>
     api.get('/v1/integrations', { query: { kind: 'ccaas', engine }, schema: IntegrationListSchema, signal }),
+  chatbotIntegrations: (engine: ChatbotIntegrationEngine, signal?: AbortSignal) =>
+    api.get('/v1/integrations', {
+      query: { kind: 'chatbot', engine },
+      schema: IntegrationListSchema,
+      signal,
+    }),
 };
 
 /** One page of the organisation's bots, by name. */
@@ -98,6 +108,14 @@ export const useContactCentreOptions = (engine: ContactCentreProvider | null) =>
   useQuery({
     queryKey: botKeys.contactCentres(engine ?? 'genesys'),
     queryFn: ({ signal }) => botsApi.contactCentres(engine ?? 'genesys', signal),
+    enabled: engine !== null,
+  });
+
+/** The organisation's chatbot-engine integrations of `engine` (none asked for while `engine` is null). */
+export const useChatbotIntegrationOptions = (engine: ChatbotIntegrationEngine | null) =>
+  useQuery({
+    queryKey: botKeys.chatbotIntegrations(engine ?? 'dialogflowcx'),
+    queryFn: ({ signal }) => botsApi.chatbotIntegrations(engine ?? 'dialogflowcx', signal),
     enabled: engine !== null,
   });
 

@@ -16,6 +16,8 @@ export const botPaths = {
   gallery: '/bot/gallery',
   /** Where a contact-centre integration of `engine` is added, for a bot to hand over to. */
   addContactCentre: (engine: 'genesys' | 'connect') => `/bot/integration/add?kind=ccaas&engine=${engine}`,
+  /** Where a Dialogflow CX integration is added, for a bot to answer with. */
+  addDialogflow: '/bot/integration/add?engine=dialogflowcx',
   /** Where business hours are added for a bot's hand-over. */
   schedules: '/schedule/add',
 };

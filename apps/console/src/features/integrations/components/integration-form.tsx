@@ -37,6 +37,7 @@ import {
   validateIntegrationForm,
 } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
+import { DialogflowForm } from './dialogflow-form';
 import { IntegrationFormFooter } from './integration-form-footer';
 import type { IntegrationTestState } from './integration-test-result';
 
@@ -124,8 +125,63 @@ function KeyField({ form, integration }: { form: IntegrationFormApi; integration
   );
 }
 
+const NEW_ENGINES = ['openai', 'builtin', 'dialogflowcx'] as const;
+
+/** The engine of a new integration. */
+function EngineSwitch({
+  value,
+  onChange,
+}: {
+  value: ChatbotIntegrationEngine;
+  onChange: (engine: ChatbotIntegrationEngine) => void;
+}) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="integration-engine-label">
+        Engine
+      </Text>
+      <SegmentedControl
+        aria-labelledby="integration-engine-label"
+        data={NEW_ENGINES.map((engine) => ({ value: engine, label: ENGINE_LABELS[engine] }))}
+        value={value}
+        onChange={(next) => onChange(next)}
+      />
+    </Stack>
+  );
+}
+
 /** Add or change a chatbot-engine integration, and test its connection before or after saving. */
-export function IntegrationForm({ integration, initialEngine, onSaved, actions }: IntegrationFormProps) {
+export function IntegrationForm(props: IntegrationFormProps) {
+  const [engine, setEngine] = useState<ChatbotIntegrationEngine>(
+    props.integration?.engine === 'dialogflowcx' ? 'dialogflowcx' : (props.initialEngine ?? 'openai'),
+  );
+  if (engine === 'dialogflowcx') {
+    return (
+      <DialogflowForm
+        {...(props.integration ? { integration: props.integration } : {})}
+        onSaved={props.onSaved}
+        actions={props.actions}
+        {...(props.integration ? {} : { engineSwitch: <EngineSwitch value={engine} onChange={setEngine} /> })}
+      />
+    );
+  }
+  return (
+    <ChatEngineForm
+      {...props}
+      initialEngine={engine}
+      onEngineChange={(next) => (next === 'dialogflowcx' ? setEngine(next) : undefined)}
+    />
+  );
+}
+
+/** The builtin and OpenAI-compatible engines' settings. */
+function ChatEngineForm({
+  integration,
+  initialEngine,
+  onSaved,
+  actions,
+  onEngineChange,
+}: IntegrationFormProps & { onEngineChange: (engine: ChatbotIntegrationEngine) => void }) {
   const isNew = integration === undefined;
   const create = useCreateIntegration();
   const update = useUpdateIntegration(integration?.id ?? '');
@@ -177,19 +233,12 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
         <Stack gap="md">
           <TextInput label="Name" withAsterisk maxLength={120} {...form.getInputProps('name')} />
           {isNew ? (
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="integration-engine-label">
-                Engine
-              </Text>
-              <SegmentedControl
-                aria-labelledby="integration-engine-label"
-                data={(['openai', 'builtin'] as const).map((engine) => ({
-                  value: engine,
-                  label: ENGINE_LABELS[engine],
-                }))}
-                {...form.getInputProps('engine')}
-              />
-            </Stack>
+            <EngineSwitch
+              value={values.engine}
+              onChange={(next) =>
+                next === 'dialogflowcx' ? onEngineChange(next) : form.setFieldValue('engine', next)
+              }
+            />
           ) : (
             <Text size="sm">
               Engine: <strong>{ENGINE_LABELS[integration.engine]}</strong>

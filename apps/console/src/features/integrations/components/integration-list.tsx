@@ -19,6 +19,7 @@ const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine'
 const ENGINE_COLOURS: Record<Integration['engine'], string> = {
   builtin: 'grape',
   openai: 'blue',
+  dialogflowcx: 'yellow',
   genesys: 'orange',
   connect: 'teal',
 };
@@ -28,6 +29,10 @@ function target(integration: Integration): string {
   const settings = integration.settings;
   if ('rag_id' in settings) return 'A RAG of your organisation';
   if ('base_url' in settings) return `${settings.model} at ${settings.base_url}`;
+  if ('service_account_key' in settings) {
+    const names = settings.agents.map((agent) => agent.agentName).join(', ');
+    return `Dialogflow CX agents ${names} (${settings.client_email})`;
+  }
   if ('server_url' in settings) return `Deployment ${settings.deployment_id} at ${settings.server_url}`;
   return `Instance ${settings.instance_id} in ${settings.region}`;
 }

@@ -4,6 +4,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
 import {
+  useChatbotIntegrationOptions,
   useChatModelOptions,
   useContactCentreOptions,
   usePromptOptions,
@@ -18,6 +19,7 @@ import { FlagField } from './config-fields';
 const ENGINE_OPTIONS = [
   { value: 'builtin', label: 'Built-in: answers from a RAG of your knowledge' },
   { value: 'openai', label: 'Chat model: a model from /model with a prompt, no retrieval' },
+  { value: 'dialogflowcx', label: 'Dialogflow CX: agents of a Dialogflow CX integration' },
 ];
 
 /** Where a conversation goes when the visitor asks for a person. */
@@ -70,6 +72,39 @@ function ContactCentrePicker({ form, provider }: { form: ConfigForm; provider: '
   );
 }
 
+/** The Dialogflow CX integration a bot answers with, with a link to add one; without one it gives its fallback text. */
+function DialogflowPicker({ form }: { form: ConfigForm }) {
+  const options = useChatbotIntegrationOptions('dialogflowcx');
+  const items = options.data?.items ?? [];
+  const current = form.getValues().engines.integration_id;
+  return (
+    <Stack gap={4}>
+      <Select
+        label="Dialogflow CX integration"
+        description="Its agents answer the visitors; without one the bot gives its fallback text."
+        placeholder={options.isPending ? 'Loading the integrations…' : 'Choose a Dialogflow CX integration'}
+        data={withCurrent(
+          items.map((item) => ({ value: item.id, label: item.name })),
+          current,
+          'Another integration',
+        )}
+        clearable
+        nothingFoundMessage="No integration has that name"
+        key={form.key('engines.integration_id')}
+        {...form.getInputProps('engines.integration_id')}
+      />
+      {options.data && items.length === 0 && (
+        <Alert color="yellow" icon={<IconAlertCircle />} title="No Dialogflow CX integration yet">
+          Until you add one, this bot answers with its fallback text.{' '}
+          <Anchor component={Link} to={botPaths.addDialogflow} inherit>
+            Add a Dialogflow CX integration
+          </Anchor>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
 /** The options with the stored value added under `label` when none of them is it, so a select still shows it. */
 function withCurrent(options: { value: string; label: string }[], current: string | null, label: string) {
   if (current === null || options.some((option) => option.value === current)) return options;
@@ -105,6 +140,7 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
         key={form.key('engines.botEngine')}
         {...form.getInputProps('engines.botEngine')}
       />
+      {engines.botEngine === 'dialogflowcx' && <DialogflowPicker form={form} />}
       {isBuiltin && hasOmnirag && (
         <Select
           label="RAG"
