@@ -1,6 +1,6 @@
+import type { DialogflowCxSettingsSchema } from '@omnibot/contracts';
 import {
   type DialogflowCxSettings,
-  DialogflowCxSettingsSchema,
   dialogflowKeyEndpointOf,
   type IntegrationTestResult,
   isMaskedApiKey,
@@ -104,13 +104,43 @@ export function presentDialogflow(stored: StoredDialogflowCxSettings) {
 }
 
 /** The stored settings with the key opened; throws SecretBoxError when it cannot be. */
-export function openDialogflow(box: SecretBox, stored: StoredDialogflowCxSettings): OpenedDialogflow {
-  const text = box.decrypt(stored.service_account_key);
-  const { client_email: _email, private_key_id: _keyId, ...kept } = stored;
-  const settings = DialogflowCxSettingsSchema.parse({ ...kept, service_account_key: text });
+/** Opened keys by box and sealed text: a turn does not decrypt and parse the key again (a new key is a new text). */
+const openedKeys = new WeakMap<
+  SecretBox,
+  Map<string, { text: string; credentials: DialogflowCredentials }>
+>();
+const OPENED_KEYS_MAX = 200;
+
+function openKey(box: SecretBox, sealed: string) {
+  let byText = openedKeys.get(box);
+  if (!byText) {
+    byText = new Map();
+    openedKeys.set(box, byText);
+  }
+  const known = byText.get(sealed);
+  if (known) return known;
+  const text = box.decrypt(sealed);
   const parsed = parseServiceAccountKey(text);
   if ('error' in parsed) throw new DialogflowError('dialogflow/invalid-key', parsed.error);
-  return { settings, credentials: credentialsOf(parsed.key) };
+  const opened = { text, credentials: credentialsOf(parsed.key) };
+  if (byText.size >= OPENED_KEYS_MAX) byText.delete(byText.keys().next().value ?? '');
+  byText.set(sealed, opened);
+  return opened;
+}
+
+/** The stored settings (checked when they were written) with the key opened; throws SecretBoxError when it cannot be. */
+export function openDialogflow(box: SecretBox, stored: StoredDialogflowCxSettings): OpenedDialogflow {
+  const { text, credentials } = openKey(box, stored.service_account_key);
+  const { client_email: _email, private_key_id: _keyId, ...kept } = stored;
+  return {
+    settings: {
+      ...kept,
+      service_account_key: text,
+      agents: kept.agents.map((agent) => ({ ...agent })),
+      languages: [...kept.languages],
+    },
+    credentials,
+  };
 }
 
 /** Unsaved settings to try: a masked key stands for the stored one of `stored` (a Dialogflow CX integration). */
