@@ -60,7 +60,7 @@ export function parseServiceAccountKey(text: string): { key: ServiceAccountKey }
     return { error: 'The key file is not a service-account key.' };
   }
   const record = value as Record<string, unknown>;
-  const text_ = (name: string) => (typeof record[name] === 'string' ? (record[name]) : '');
+  const text_ = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
   if (record.type !== 'service_account') {
     return { error: 'The key file is not a service-account key (its type is not service_account).' };
   }
