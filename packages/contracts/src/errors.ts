@@ -167,6 +167,11 @@ const INTEGRATION_ERRORS = {
   'integration/rag-not-ready': 'The index of the RAG is not ready to answer yet.',
   'integration/secret-unreadable':
     'The stored secret cannot be decrypted (the installation secret changed); enter it again.',
+  'dialogflow/invalid-key': 'The service account key is not a valid Google service-account key.',
+  'dialogflow/no-match': 'The Dialogflow agent did not understand the message.',
+  'dialogflow/forbidden': 'The service account may not use this Dialogflow agent.',
+  'dialogflow/not-found': 'The Dialogflow agent does not exist.',
+  'dialogflow/fallback-agent': 'The default Dialogflow agent failed; the fallback agent answered.',
 } as const;
 
 /** Refusals of the public widget routes (no sign-in; a visitor talking to a bot). */

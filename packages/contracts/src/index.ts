@@ -30,6 +30,7 @@ export * from './sse';
 export * from './live-agents';
 export * from './contact-centre';
 export * from './aws-engines';
+export * from './dialogflow';
 export * from './case-summaries';
 export * from './schedules';
 export * from './bot-services';

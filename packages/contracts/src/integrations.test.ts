@@ -106,6 +106,7 @@ describe('contact-centre integration bodies', () => {
     expect(INTEGRATION_KIND_OF).toEqual({
       builtin: 'chatbot',
       openai: 'chatbot',
+      dialogflowcx: 'chatbot',
       lex: 'chatbot',
       bedrock: 'chatbot',
       genesys: 'ccaas',

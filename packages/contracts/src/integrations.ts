@@ -6,6 +6,7 @@ import {
   LexSettingsViewSchema,
 } from './aws-engines';
 import { ConnectSettingsSchema, CONTACT_CENTRE_PROVIDERS, GenesysSettingsSchema } from './contact-centre';
+import { DialogflowCxSettingsSchema, DialogflowCxSettingsViewSchema } from './dialogflow';
 import { ModelApiKeySchema, ModelBaseUrlSchema, ModelProviderNameSchema } from './models';
 import { safeString } from './text';
 import { MODEL_MAX_TOKENS_DEFAULT, MODEL_TEMPERATURE_DEFAULT, SECRET_MASK_PREFIX } from './widget-config';
@@ -15,7 +16,7 @@ export const INTEGRATION_KINDS = ['chatbot', 'ccaas'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
 /** The chatbot engines an integration may configure. */
-export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai', 'lex', 'bedrock'] as const;
+export const CHATBOT_INTEGRATION_ENGINES = ['builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock'] as const;
 export type ChatbotIntegrationEngine = (typeof CHATBOT_INTEGRATION_ENGINES)[number];
 
 /** Every engine an integration may have: the chatbot engines, then the contact centres. */
@@ -26,6 +27,7 @@ export type IntegrationEngine = (typeof INTEGRATION_ENGINES)[number];
 export const INTEGRATION_KIND_OF: Readonly<Record<IntegrationEngine, IntegrationKind>> = {
   builtin: 'chatbot',
   openai: 'chatbot',
+  dialogflowcx: 'chatbot',
   lex: 'chatbot',
   bedrock: 'chatbot',
   genesys: 'ccaas',
@@ -69,6 +71,7 @@ export const OpenAiIntegrationSettingsSchema = z.strictObject({
 
 const builtinShape = { engine: z.literal('builtin'), settings: BuiltinIntegrationSettingsSchema };
 const openAiShape = { engine: z.literal('openai'), settings: OpenAiIntegrationSettingsSchema };
+const dialogflowShape = { engine: z.literal('dialogflowcx'), settings: DialogflowCxSettingsSchema };
 const lexShape = { engine: z.literal('lex'), settings: LexSettingsSchema };
 const bedrockShape = { engine: z.literal('bedrock'), settings: BedrockSettingsSchema };
 const genesysShape = { engine: z.literal('genesys'), settings: GenesysSettingsSchema };
@@ -88,6 +91,11 @@ export const CreateIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'builtin'), ...builtinShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'openai'), ...openAiShape }),
+    z.strictObject({
+      name: IntegrationNameSchema,
+      kind: kindOf('chatbot', 'dialogflowcx'),
+      ...dialogflowShape,
+    }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'lex'), ...lexShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('chatbot', 'bedrock'), ...bedrockShape }),
     z.strictObject({ name: IntegrationNameSchema, kind: kindOf('ccaas', 'genesys'), ...genesysShape }),
@@ -108,6 +116,7 @@ export const UpdateIntegrationBodySchema = z.strictObject({
       [
         BuiltinIntegrationSettingsSchema,
         OpenAiIntegrationSettingsSchema,
+        DialogflowCxSettingsSchema,
         LexSettingsSchema,
         BedrockSettingsSchema,
         GenesysSettingsSchema,
@@ -115,7 +124,7 @@ export const UpdateIntegrationBodySchema = z.strictObject({
       ],
       {
         error:
-          'The settings are a rag_id (builtin); base_url, model and api_key (openai); region, bot_id, bot_alias_id and keys (lex); model and keys or api_key (bedrock); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
+          'The settings are a rag_id (builtin); base_url, model and api_key (openai); service_account_key and agents (dialogflowcx); region, bot_id, bot_alias_id and keys (lex); model and keys or api_key (bedrock); server_url, deployment_id and origin (genesys); or region, instance_id, contact_flow_id, access_key_id and secret_access_key (connect).',
       },
     )
     .optional(),
@@ -128,6 +137,7 @@ export const TestIntegrationBodySchema = z.discriminatedUnion(
   [
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...builtinShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...openAiShape }),
+    z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...dialogflowShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...lexShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...bedrockShape }),
     z.strictObject({ id: z.uuid('Unknown integration id').optional(), ...genesysShape }),
@@ -175,6 +185,7 @@ const IntegrationSettingsViewSchema = z.union([
     max_tokens: z.number().int(),
     temperature: z.number(),
   }),
+  DialogflowCxSettingsViewSchema,
   LexSettingsViewSchema,
   BedrockSettingsViewSchema,
   GenesysSettingsViewSchema,

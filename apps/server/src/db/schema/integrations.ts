@@ -68,13 +68,38 @@ export interface StoredBedrockSettings {
   endpoint: string;
 }
 
+/**
+ * Dialogflow CX settings as stored: `service_account_key` is the key file sealed by the secret box; its account
+ * and key id are kept beside it in clear (they are not secret) so the console can tell which key is stored.
+ */
+export interface StoredDialogflowCxSettings {
+  service_account_key: string;
+  client_email: string;
+  private_key_id: string;
+  agents: Array<{
+    agentName: string;
+    agentId: string;
+    agentImage: string;
+    projectId: string;
+    location: string;
+  }>;
+  default_agent: string;
+  fallback_agent: string;
+  environment: string;
+  language_code: string;
+  languages: string[];
+  agent_per_language: boolean;
+  endpoint: string;
+}
+
 export type StoredIntegrationSettings =
   | StoredBuiltinSettings
   | StoredOpenAiSettings
   | StoredLexSettings
   | StoredBedrockSettings
   | StoredGenesysSettings
-  | StoredConnectSettings;
+  | StoredConnectSettings
+  | StoredDialogflowCxSettings;
 
 /**
  * A tenant's connection to a chatbot engine that bots may answer with (kind chatbot: the builtin engine over one

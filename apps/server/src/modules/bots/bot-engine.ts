@@ -1,6 +1,11 @@
 import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
+import {
+  integrations,
+  type StoredBuiltinSettings,
+  type StoredDialogflowCxSettings,
+  type StoredOpenAiSettings,
+} from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
@@ -18,6 +23,7 @@ import { integrationChatModel, openOpenAiSettings } from '../integrations/integr
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
 import { bedrockEngine } from './engines/bedrock';
 import { lexEngine } from './engines/lex';
+import { answerWithDialogflow } from './engines/dialogflow-cx';
 
 /** What a visitor said, with what the engine needs to answer it. */
 export interface BotRequest {
@@ -49,7 +55,7 @@ export interface BotMessage {
 
 /** How an answer was made, for the conversation log and for debugging a bot. */
 export interface BotTrace {
-  engine: 'builtin' | 'openai' | 'lex' | 'bedrock' | 'fallback';
+  engine: 'builtin' | 'openai' | 'dialogflowcx' | 'lex' | 'bedrock' | 'fallback';
   /** Why the engine could not answer normally (its error in plain words); null when it did. */
   error: { code: string; reason: string } | null;
   /** The stored RAG answer (builtin engine). */
@@ -269,6 +275,15 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
         const { rag_id: ragId } = row.settings as StoredBuiltinSettings;
         const config = { ...bot.config, engines: { ...bot.config.engines, rag_id: ragId } };
         return builtinEngine(deps).respond({ ...request, bot: { ...bot, config } });
+      }
+      if (row.engine === 'dialogflowcx') {
+        const outcome = await answerWithDialogflow(
+          deps,
+          request,
+          row.settings as StoredDialogflowCxSettings,
+          started,
+        );
+        return 'reply' in outcome ? outcome.reply : fallbackReply(request, started, outcome.failure);
       }
       if (row.engine === 'lex') return lexEngine(deps, row).respond(request);
       if (row.engine === 'bedrock') {

@@ -4,12 +4,14 @@ import type {
   StoredBuiltinSettings,
   StoredLexSettings,
   StoredConnectSettings,
+  StoredDialogflowCxSettings,
   StoredGenesysSettings,
   StoredOpenAiSettings,
 } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
 import { presentBedrock, presentLex } from './aws-engines.service';
 import { presentConnect } from './contact-centre.service';
+import { presentDialogflow } from './dialogflow.service';
 import type { StoredIntegration } from './integrations.service';
 
 /** The boxes that open what an integration holds sealed: model API keys, and contact-centre secrets. */
@@ -31,6 +33,8 @@ export function presentIntegration(boxes: IntegrationBoxes, { row, bots }: Store
     settings = presentLex(box, row.settings as StoredLexSettings);
   } else if (row.engine === 'bedrock') {
     settings = presentBedrock(box, row.settings as StoredBedrockSettings);
+  } else if (row.engine === 'dialogflowcx') {
+    settings = presentDialogflow(row.settings as StoredDialogflowCxSettings);
   } else if (row.engine === 'genesys') {
     const stored = row.settings as StoredGenesysSettings;
     settings = { server_url: stored.server_url, deployment_id: stored.deployment_id, origin: stored.origin };

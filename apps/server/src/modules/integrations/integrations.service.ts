@@ -3,6 +3,7 @@ import {
   BuiltinIntegrationSettingsSchema,
   ConnectSettingsSchema,
   type CreateIntegrationBodySchema,
+  DialogflowCxSettingsSchema,
   GenesysSettingsSchema,
   type IntegrationKind,
   type IntegrationListQuery,
@@ -57,6 +58,14 @@ import {
   unsavedAwsEngine,
   withOpenedAwsSecret,
 } from './aws-engines.service';
+import {
+  isDialogflowRow,
+  openDialogflow,
+  sealDialogflow,
+  tryDialogflow,
+  unsavedDialogflow,
+  withOpenedKey,
+} from './dialogflow.service';
 
 const INTEGRATION_NOT_FOUND = 'Integration not found';
 const INTEGRATION_TEST_TIMEOUT_MS = 15_000;
@@ -256,6 +265,8 @@ export async function createIntegration(
     settings = sealLex(deps.secretBox, input.settings, null);
   } else if (input.engine === 'bedrock') {
     settings = sealBedrock(deps.secretBox, input.settings, null);
+  } else if (input.engine === 'dialogflowcx') {
+    settings = sealDialogflow(deps.secretBox, input.settings, null);
   } else if (input.engine === 'genesys') {
     settings = storedGenesys(input.settings);
   } else {
@@ -322,6 +333,10 @@ export async function updateIntegration(
       const parsed = BedrockSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();
       changes.settings = sealBedrock(deps.secretBox, parsed.data, current.settings as StoredBedrockSettings);
+    } else if (isDialogflowRow(current)) {
+      const parsed = DialogflowCxSettingsSchema.safeParse(input.settings);
+      if (!parsed.success) throw engineMismatch();
+      changes.settings = sealDialogflow(deps.secretBox, parsed.data, current.settings);
     } else if (isOpenAi(current)) {
       const parsed = OpenAiIntegrationSettingsSchema.safeParse(input.settings);
       if (!parsed.success) throw engineMismatch();
@@ -498,6 +513,11 @@ export async function testIntegration(
     if ('ok' in target) return target;
     return probeContactCentre(deps.contactCentre, principal, target, timeoutMs);
   }
+  if (isDialogflowRow(row)) {
+    const target = withOpenedKey(() => openDialogflow(deps.secretBox, row.settings));
+    if ('ok' in target) return target;
+    return tryDialogflow(deps.modelFetch, principal, target, timeoutMs);
+  }
   if (isAwsEngineRow(row)) {
     const target = withOpenedAwsSecret(() => openAwsEngineRow(deps.secretBox, row));
     if ('ok' in target) return target;
@@ -525,6 +545,11 @@ export async function testUnsavedIntegration(
 ): Promise<IntegrationTestResult> {
   const stored = input.id === undefined ? null : await ownedRow(deps.db, principal.tenantId, input.id);
   if (input.engine === 'builtin') return tryBuiltin(deps.db, principal.tenantId, input.settings.rag_id);
+  if (input.engine === 'dialogflowcx') {
+    const target = withOpenedKey(() => unsavedDialogflow(deps.secretBox, input.settings, stored));
+    if ('ok' in target) return target;
+    return tryDialogflow(deps.modelFetch, principal, target, timeoutMs);
+  }
   if (input.engine === 'genesys' || input.engine === 'connect') {
     const target = withOpenedSecret(() =>
       unsavedContactCentreSettings(deps.contactCentre.secretBox, input, stored),

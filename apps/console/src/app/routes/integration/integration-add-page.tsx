@@ -8,13 +8,13 @@ import { integrationPaths } from '../../../features/integrations/utils/integrati
 import { ReadOnlyNotice } from '../../../components/access/read-only-notice';
 import { useCanConfigure } from '../../../lib/permissions';
 
-const CHATBOT_ENGINES = ['openai', 'builtin', 'lex', 'bedrock'] as const;
+const CHATBOT_ENGINES = ['openai', 'builtin', 'dialogflowcx', 'lex', 'bedrock'] as const;
 const chatbotEngineOf = (value: string | null) =>
   CHATBOT_ENGINES.find((engine) => engine === value) ?? 'openai';
 
 /**
  * /bot/integration/add: a new integration, tested before or after it is saved: a chatbot engine, or with
- * `?kind=ccaas` (and `&engine=genesys|connect`) a contact centre; `?engine=lex|bedrock` starts with that engine.
+ * `?kind=ccaas` (and `&engine=genesys|connect`) a contact centre; `?engine=dialogflowcx|lex|bedrock` starts with that engine.
  */
 export function Component() {
   const navigate = useNavigate();

@@ -7,6 +7,7 @@ import {
   BotOriginListSchema,
   BotSchema,
   type CreateBotBody,
+  type ChatbotIntegrationEngine,
   type ContactCentreProvider,
   type DuplicateBotBody,
   IntegrationListSchema,
@@ -33,9 +34,9 @@ const botKeys = {
   /** The contact-centre integrations of one provider a bot may hand over to. */
   contactCentres: (engine: ContactCentreProvider) =>
     [...botKeys.all, 'options', 'contact-centres', engine] as const,
-  /** The chatbot-engine integrations of one cloud engine a bot may answer with. */
-  chatbotEngines: (engine: 'lex' | 'bedrock') =>
-    [...botKeys.all, 'options', 'chatbot-engines', engine] as const,
+  /** The chatbot-engine integrations of one engine a bot may answer with. */
+  chatbotIntegrations: (engine: ChatbotIntegrationEngine) =>
+    [...botKeys.all, 'options', 'chatbot-integrations', engine] as const,
 };
 
 /** The most rows one page of the API holds; the pickers list their options in one go. */
@@ -67,7 +68,7 @@ export const botsApi = {
     api.get('/v1/models/available', { query: { kind: 'chat' }, schema: AvailableModelListSchema, signal }),
   contactCentres: (engine: ContactCentreProvider, signal?: AbortSignal) =>
     api.get('/v1/integrations', { query: { kind: 'ccaas', engine }, schema: IntegrationListSchema, signal }),
-  chatbotEngines: (engine: 'lex' | 'bedrock', signal?: AbortSignal) =>
+  chatbotIntegrations: (engine: ChatbotIntegrationEngine, signal?: AbortSignal) =>
     api.get('/v1/integrations', {
       query: { kind: 'chatbot', engine },
       schema: IntegrationListSchema,
@@ -114,11 +115,11 @@ export const useContactCentreOptions = (engine: ContactCentreProvider | null) =>
     enabled: engine !== null,
   });
 
-/** The Lex or Bedrock integrations a bot may answer with (none fetched for other engines). */
-export const useChatbotEngineOptions = (engine: 'lex' | 'bedrock' | null) =>
+/** The organisation's chatbot-engine integrations of `engine` (none asked for while `engine` is null). */
+export const useChatbotIntegrationOptions = (engine: ChatbotIntegrationEngine | null) =>
   useQuery({
-    queryKey: botKeys.chatbotEngines(engine ?? 'lex'),
-    queryFn: ({ signal }) => botsApi.chatbotEngines(engine ?? 'lex', signal),
+    queryKey: botKeys.chatbotIntegrations(engine ?? 'dialogflowcx'),
+    queryFn: ({ signal }) => botsApi.chatbotIntegrations(engine ?? 'dialogflowcx', signal),
     enabled: engine !== null,
   });
 

@@ -16,8 +16,8 @@ export const botPaths = {
   gallery: '/bot/gallery',
   /** Where a contact-centre integration of `engine` is added, for a bot to hand over to. */
   addContactCentre: (engine: 'genesys' | 'connect') => `/bot/integration/add?kind=ccaas&engine=${engine}`,
-  /** Where a Lex or Bedrock integration is added for a bot's answers. */
-  addChatbotEngine: (engine: 'lex' | 'bedrock') => `/bot/integration/add?engine=${engine}`,
+  /** Where a Dialogflow CX, Lex or Bedrock integration is added for a bot's answers. */
+  addChatbotEngine: (engine: 'dialogflowcx' | 'lex' | 'bedrock') => `/bot/integration/add?engine=${engine}`,
   /** Where business hours are added for a bot's hand-over. */
   schedules: '/schedule/add',
 };

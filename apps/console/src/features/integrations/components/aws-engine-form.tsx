@@ -33,7 +33,7 @@ import { IntegrationFormFooter } from './integration-form-footer';
 import type { IntegrationTestState } from './integration-test-result';
 
 /** The chatbot engines a new integration may have, in the order the engine switch shows them. */
-const CHATBOT_ENGINE_CHOICES = ['openai', 'builtin', 'lex', 'bedrock'] as const;
+const CHATBOT_ENGINE_CHOICES = ['openai', 'builtin', 'dialogflowcx', 'lex', 'bedrock'] as const;
 export type ChatbotEngineChoice = (typeof CHATBOT_ENGINE_CHOICES)[number];
 
 /** The switch between the chatbot engines of a new integration (each engine's form lives in its own component). */
@@ -68,8 +68,8 @@ interface AwsEngineFormProps {
   /** The name typed before the engine was switched to this form. */
   initialName?: string;
   onSaved: (integration: Integration) => void;
-  /** A new integration switched to OpenAI-compatible or builtin (another form). */
-  onOtherEngine?: (engine: 'openai' | 'builtin', name: string) => void;
+  /** A new integration switched to OpenAI-compatible, builtin or Dialogflow CX (another form). */
+  onOtherEngine?: (engine: 'openai' | 'builtin' | 'dialogflowcx', name: string) => void;
   /** Buttons before the test button (delete...). */
   actions?: ReactNode;
 }

@@ -27,6 +27,7 @@ import {
 } from '../utils/integration-form';
 import { integrationPaths } from '../utils/integration-paths';
 import { AwsEngineForm, ChatbotEngineSwitch } from './aws-engine-form';
+import { DialogflowForm } from './dialogflow-form';
 import { IntegrationFormFooter } from './integration-form-footer';
 import type { IntegrationTestState } from './integration-test-result';
 
@@ -114,37 +115,71 @@ function KeyField({ form, integration }: { form: IntegrationFormApi; integration
   );
 }
 
-/** Add or change a chatbot-engine integration, and test its connection before or after saving. */
-export function IntegrationForm({ integration, initialEngine, onSaved, actions }: IntegrationFormProps) {
+/**
+ * Add or change a chatbot-engine integration, and test its connection before or after saving. Dialogflow CX, Lex and
+ * Bedrock have forms of their own; a new integration switches between them with the engine switch.
+ */
+export function IntegrationForm(props: IntegrationFormProps) {
+  const [engine, setEngine] = useState<ChatbotIntegrationEngine>(
+    props.integration && props.integration.kind === 'chatbot'
+      ? (props.integration.engine as ChatbotIntegrationEngine)
+      : (props.initialEngine ?? 'openai'),
+  );
+  // The name typed before the engine was switched to another form.
+  const [name, setName] = useState('');
+  const switchTo = (next: ChatbotIntegrationEngine, typed: string) => {
+    setName(typed);
+    setEngine(next);
+  };
+  const isNew = props.integration === undefined;
+  if (engine === 'dialogflowcx') {
+    return (
+      <DialogflowForm
+        {...(props.integration ? { integration: props.integration } : {})}
+        onSaved={props.onSaved}
+        actions={props.actions}
+        {...(isNew ? { engineSwitch: <ChatbotEngineSwitch value={engine} onChange={setEngine} /> } : {})}
+      />
+    );
+  }
+  if (isNew && (engine === 'lex' || engine === 'bedrock')) {
+    return (
+      <AwsEngineForm
+        initialEngine={engine}
+        initialName={name}
+        onSaved={props.onSaved}
+        onOtherEngine={switchTo}
+      />
+    );
+  }
+  return <ChatEngineForm {...props} initialEngine={engine} initialName={name} onEngineChange={switchTo} />;
+}
+
+/** The builtin and OpenAI-compatible engines' settings. */
+function ChatEngineForm({
+  integration,
+  initialEngine,
+  onSaved,
+  actions,
+  initialName,
+  onEngineChange,
+}: IntegrationFormProps & {
+  initialName: string;
+  onEngineChange: (engine: ChatbotIntegrationEngine, name: string) => void;
+}) {
   const isNew = integration === undefined;
   const create = useCreateIntegration();
   const update = useUpdateIntegration(integration?.id ?? '');
   const tester = useTestIntegration();
   const [test, setTest] = useState<IntegrationTestState>({ status: 'idle' });
-  // A new integration switched to Lex or Bedrock, whose settings have a form of their own.
-  const [awsEngine, setAwsEngine] = useState<'lex' | 'bedrock' | null>(
-    initialEngine === 'lex' || initialEngine === 'bedrock' ? initialEngine : null,
-  );
   const form = useIntegrationForm(
-    integration ? integrationFormOf(integration) : emptyIntegrationForm(initialEngine),
+    integration
+      ? integrationFormOf(integration)
+      : { ...emptyIntegrationForm(initialEngine), name: initialName },
     integration,
     () => setTest({ status: 'idle' }),
   );
   const { values } = form;
-  if (isNew && awsEngine !== null) {
-    return (
-      <AwsEngineForm
-        initialEngine={awsEngine}
-        initialName={values.name}
-        onSaved={onSaved}
-        onOtherEngine={(engine, name) => {
-          form.setValues({ engine, name });
-          setAwsEngine(null);
-        }}
-      />
-    );
-  }
-
   const onTest = async () => {
     if (form.validate().hasErrors) return;
     setTest({ status: 'running' });
@@ -186,10 +221,11 @@ export function IntegrationForm({ integration, initialEngine, onSaved, actions }
           {isNew ? (
             <ChatbotEngineSwitch
               value={values.engine === 'builtin' ? 'builtin' : 'openai'}
-              onChange={(engine) => {
-                if (engine === 'lex' || engine === 'bedrock') setAwsEngine(engine);
-                else form.setFieldValue('engine', engine);
-              }}
+              onChange={(next) =>
+                next === 'builtin' || next === 'openai'
+                  ? form.setFieldValue('engine', next)
+                  : onEngineChange(next, values.name)
+              }
             />
           ) : (
             <Text size="sm">

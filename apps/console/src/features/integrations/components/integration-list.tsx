@@ -19,6 +19,7 @@ const KIND_LABELS: Record<IntegrationKind, string> = { chatbot: 'Chatbot engine'
 const ENGINE_COLOURS: Record<Integration['engine'], string> = {
   builtin: 'grape',
   openai: 'blue',
+  dialogflowcx: 'yellow',
   lex: 'indigo',
   bedrock: 'cyan',
   genesys: 'orange',
@@ -30,6 +31,10 @@ function target(integration: Integration): string {
   const settings = integration.settings;
   if ('rag_id' in settings) return 'A RAG of your organisation';
   if ('base_url' in settings) return `${settings.model} at ${settings.base_url}`;
+  if ('service_account_key' in settings) {
+    const names = settings.agents.map((agent) => agent.agentName).join(', ');
+    return `Dialogflow CX agents ${names} (${settings.client_email})`;
+  }
   if ('bot_id' in settings)
     return `Lex bot ${settings.bot_id} (alias ${settings.bot_alias_id}) in ${settings.region}`;
   if ('auth' in settings) return `${settings.model} on Bedrock in ${settings.region}`;

@@ -33,7 +33,8 @@ export function IntegrationOverview() {
     );
   const inUse = (kind: string) =>
     items?.filter((integration) => integration.kind === kind && integration.bots.length > 0).length ?? 0;
-  const isChatbot = (engine: string) => engine === 'builtin' || engine === 'openai';
+  const isChatbot = (engine: string) =>
+    engine === 'builtin' || engine === 'openai' || engine === 'dialogflowcx';
 
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
@@ -47,7 +48,8 @@ export function IntegrationOverview() {
           </Group>
           {number(count(isChatbot))}
           <Text size="sm" c="dimmed">
-            What your bots answer with: a RAG of your organisation, or an OpenAI-compatible chat endpoint.
+            What your bots answer with: a RAG of your organisation, an OpenAI-compatible chat endpoint, or
+            Dialogflow CX agents.
             {items && ` ${inUse('chatbot')} in use by bots.`}
           </Text>
           <Group gap="xs">
@@ -56,6 +58,9 @@ export function IntegrationOverview() {
             </Badge>
             <Badge variant="light" color="blue">
               {ENGINE_LABELS.openai}: {count((engine) => engine === 'openai')}
+            </Badge>
+            <Badge variant="light" color="yellow">
+              {ENGINE_LABELS.dialogflowcx}: {count((engine) => engine === 'dialogflowcx')}
             </Badge>
           </Group>
           <Group gap="sm" mt="auto">

@@ -36,6 +36,7 @@ export interface IntegrationFormValues {
 export const ENGINE_LABELS: Record<IntegrationEngine, string> = {
   builtin: 'Builtin (Omni RAG)',
   openai: 'OpenAI-compatible',
+  dialogflowcx: 'Dialogflow CX',
   lex: 'Amazon Lex V2',
   bedrock: 'Amazon Bedrock',
   genesys: 'Genesys Cloud',

@@ -58,14 +58,14 @@ describe('the engines section', () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows a stored engine that does not answer yet under its name, beside the engines that do', async () => {
+  it('offers every engine, each of which answers, and shows the stored one by its name', async () => {
     const user = await openEngines(
       botWith((config) => {
         config.engines.botEngine = 'dialogflowcx';
       }),
     );
     const engine = screen.getByRole('combobox', { name: /bot engine/i });
-    expect(engine).toHaveValue('dialogflowcx (not available yet: answers with the fallback text)');
+    expect(engine).toHaveValue('Dialogflow CX: agents of a Dialogflow CX integration');
     await user.click(engine);
     expect(
       within(await screen.findByRole('listbox'))
@@ -74,10 +74,11 @@ describe('the engines section', () => {
     ).toEqual([
       'Built-in: answers from a RAG of your knowledge',
       'Chat model: a model from /model with a prompt, no retrieval',
+      'Dialogflow CX: agents of a Dialogflow CX integration',
       'Amazon Lex V2: a Lex bot answers',
       'Amazon Bedrock: a Bedrock model answers, from the RAG when one is chosen',
-      'dialogflowcx (not available yet: answers with the fallback text)',
     ]);
+    expect(screen.queryByText(/not available yet/)).not.toBeInTheDocument();
   });
 
   it('answers with Lex or Bedrock through an integration of that engine, picked and saved with the engine', async () => {

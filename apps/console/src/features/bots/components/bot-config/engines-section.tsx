@@ -1,11 +1,11 @@
 import { Alert, Anchor, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { BOT_ENGINES, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/contracts';
+import { BOT_ENGINES, type BotEngine, LIVE_AGENT_PROVIDERS, WIDGET_TEXT_MAX } from '@omnibot/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../../lib/session';
 import {
+  useChatbotIntegrationOptions,
   useChatModelOptions,
-  useChatbotEngineOptions,
   useContactCentreOptions,
   usePromptOptions,
   useRagOptions,
@@ -15,22 +15,30 @@ import { botPaths } from '../../utils/bot-paths';
 import type { ConfigForm } from './config-editor-context';
 import { FlagField } from './config-fields';
 
-/** The engines that answer today; a stored engine that does not yet is still shown under its name. */
-const ENGINE_OPTIONS = [
-  { value: 'builtin', label: 'Built-in: answers from a RAG of your knowledge' },
-  { value: 'openai', label: 'Chat model: a model from /model with a prompt, no retrieval' },
-  { value: 'lex', label: 'Amazon Lex V2: a Lex bot answers' },
-  { value: 'bedrock', label: 'Amazon Bedrock: a Bedrock model answers, from the RAG when one is chosen' },
-];
+/** Every engine a bot answers with, in the order they are offered. */
+const BOT_ENGINE_LABELS: Record<BotEngine, string> = {
+  builtin: 'Built-in: answers from a RAG of your knowledge',
+  openai: 'Chat model: a model from /model with a prompt, no retrieval',
+  dialogflowcx: 'Dialogflow CX: agents of a Dialogflow CX integration',
+  lex: 'Amazon Lex V2: a Lex bot answers',
+  bedrock: 'Amazon Bedrock: a Bedrock model answers, from the RAG when one is chosen',
+};
+const ENGINE_OPTIONS = BOT_ENGINES.map((value) => ({ value, label: BOT_ENGINE_LABELS[value] }));
 
-const CLOUD_ENGINE_LABELS = { lex: 'Amazon Lex', bedrock: 'Amazon Bedrock' } as const;
+const CLOUD_ENGINE_LABELS = {
+  dialogflowcx: 'Dialogflow CX',
+  lex: 'Amazon Lex',
+  bedrock: 'Amazon Bedrock',
+} as const;
+type CloudEngine = keyof typeof CLOUD_ENGINE_LABELS;
+const isCloudEngine = (engine: string): engine is CloudEngine => engine in CLOUD_ENGINE_LABELS;
 
 /**
- * The Lex or Bedrock integration a bot answers with (its keys, region and bot or model), with a link to add one.
- * Without one the bot answers with its fallback text.
+ * The Dialogflow CX, Lex or Bedrock integration a bot answers with (its keys, region and agents, bot or model), with
+ * a link to add one. Without one the bot answers with its fallback text.
  */
-function CloudEnginePicker({ form, engine }: { form: ConfigForm; engine: 'lex' | 'bedrock' }) {
-  const options = useChatbotEngineOptions(engine);
+function CloudEnginePicker({ form, engine }: { form: ConfigForm; engine: CloudEngine }) {
+  const options = useChatbotIntegrationOptions(engine);
   const items = options.data?.items ?? [];
   const current = form.getValues().engines.integration_id;
   const label = CLOUD_ENGINE_LABELS[engine];
@@ -128,23 +136,17 @@ export function EnginesSection({ form }: { form: ConfigForm }) {
   const engines = form.getValues().engines;
   const isBuiltin = engines.botEngine === 'builtin';
   const isOpenAi = engines.botEngine === 'openai';
-  const cloudEngine =
-    engines.botEngine === 'lex' || engines.botEngine === 'bedrock' ? engines.botEngine : null;
+  const cloudEngine = isCloudEngine(engines.botEngine) ? engines.botEngine : null;
   const rags = useRagOptions(hasOmnirag);
   const prompts = usePromptOptions();
   const models = useChatModelOptions();
   const schedules = useScheduleOptions();
-  const engineOptions = withCurrent(
-    ENGINE_OPTIONS,
-    engines.botEngine,
-    `${engines.botEngine} (not available yet: answers with the fallback text)`,
-  );
   return (
     <Stack gap="sm">
       <Select
         label="Bot engine"
         description="What answers the visitors' questions."
-        data={engineOptions.filter((option) => (BOT_ENGINES as readonly string[]).includes(option.value))}
+        data={ENGINE_OPTIONS}
         allowDeselect={false}
         key={form.key('engines.botEngine')}
         {...form.getInputProps('engines.botEngine')}

@@ -1,0 +1,2 @@
+ALTER TABLE "integrations" DROP CONSTRAINT "integrations_engine_check";--> statement-breakpoint
+ALTER TABLE "integrations" ADD CONSTRAINT "integrations_engine_check" CHECK ("integrations"."engine" in ('builtin', 'openai', 'dialogflowcx', 'lex', 'bedrock', 'genesys', 'connect'));
