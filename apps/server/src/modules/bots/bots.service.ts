@@ -12,7 +12,7 @@ import {
   WidgetConfigSchema,
   type WidgetConfigPatch,
 } from '@omnibot/contracts';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type BotRow, bots, prompts, rags } from '../../db/schema';
@@ -396,4 +396,52 @@ export async function openedBotOf(deps: BotsDeps, tenantId: string, id: string):
     .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
     .limit(1);
   return row ? openRow(deps, row) : null;
+}
+
+/**
+ * A bot's name as a correlated subquery, for a later module's statement that lists its own rows with the name of
+ * their bot (`botId` and `tenantId` are that statement's columns); null when the bot is not the tenant's.
+ */
+export const botNameSql = (botId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<string>`(select ${bots.name} from ${bots} where ${bots.id} = ${botId} and ${bots.tenantId} = ${tenantId})`;
+
+/** Which of `ids` are bots of the tenant. */
+export async function tenantBotIds(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), inArray(bots.id, ids)));
+  return rows.map((row) => row.id);
+}
+
+/** Whether any bot of the tenant hands its visitors over to the built-in inbox. */
+export async function tenantHandsOverToInbox(db: Db, tenantId: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(
+      and(
+        eq(bots.tenantId, tenantId),
+        sql`(${bots.config} -> 'engines' ->> 'enableliveagent')::boolean is true`,
+        sql`${bots.config} -> 'engines' ->> 'liveagent' = 'inbox'`,
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
+}
+
+/** Whether an enabled bot of a usable tenant lists `origin` among the sites it may be installed on. */
+export async function originListedBySomeBot(db: Db, origin: string): Promise<boolean> {
+  const rows = await db
+    .select({ usable: tenantUsableSql(bots.tenantId) })
+    .from(bots)
+    .where(
+      and(
+        eq(bots.enabled, true),
+        sql`${bots.config} -> 'install' -> 'allowedOrigins' @> ${JSON.stringify([origin])}::jsonb`,
+      ),
+    )
+    .limit(20);
+  return rows.some((row) => row.usable === true);
 }
