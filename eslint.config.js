@@ -222,7 +222,6 @@ export const SERVER_TABLE_READS_PENDING = {
     'rags',
   ],
   'apps/server/src/modules/bots/bot-engine.ts': ['integrations'],
-  'apps/server/src/modules/bots/bots.service.ts': ['prompts', 'rags'],
   'apps/server/src/modules/case-summaries/case-summaries.service.ts': [
     'conversationMessages',
     'conversations',
@@ -241,9 +240,6 @@ export const SERVER_TABLE_READS_PENDING = {
   'apps/server/src/modules/live-agents/inbox.service.ts': ['conversationMessages', 'conversations'],
   'apps/server/src/modules/live-agents/provider-relay.ts': ['conversationMessages', 'conversations'],
   'apps/server/src/modules/live-agents/provider-sessions.ts': ['conversationMessages'],
-  'apps/server/src/modules/prompts/prompts.service.ts': ['rags'],
-  'apps/server/src/modules/rag/rag-answer.ts': ['promptVersions', 'prompts'],
-  'apps/server/src/modules/rag/rags.service.ts': ['indexes', 'models', 'prompts'],
   'apps/server/src/modules/widget/live.routes.ts': ['conversations'],
   'apps/server/src/modules/widget/visitor.service.ts': [
     'conversationMessages',

@@ -15,7 +15,7 @@ import {
 import { and, asc, count, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type BotRow, bots, prompts, rags } from '../../db/schema';
+import { type BotRow, bots } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
@@ -26,6 +26,8 @@ import { modelsOfferedTo } from '../models/models.service';
 import { integrationKindOf } from '../integrations/integrations.service';
 import { scheduleExists, type ScheduleUser } from '../schedules/schedules.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
+import { tenantHasPrompt } from '../prompts/prompts.service';
+import { tenantHasRag } from '../rag/rags.service';
 
 export const BOT_NOT_FOUND = 'Bot not found';
 
@@ -144,20 +146,10 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
       throw forbidden('Your organisation has no Omni RAG subscription for builtin answers.');
     }
-    const [rag] = await db
-      .select({ id: rags.id })
-      .from(rags)
-      .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.id, ragId)))
-      .limit(1);
-    if (!rag) throw unknownRag();
+    if (!(await tenantHasRag(db, principal.tenantId, ragId))) throw unknownRag();
   }
   if (changed('prompt_id') && promptId !== null) {
-    const [prompt] = await db
-      .select({ id: prompts.id })
-      .from(prompts)
-      .where(and(eq(prompts.tenantId, principal.tenantId), eq(prompts.id, promptId)))
-      .limit(1);
-    if (!prompt) throw unknownPrompt();
+    if (!(await tenantHasPrompt(db, principal.tenantId, promptId))) throw unknownPrompt();
   }
   if (changed('model_id') && modelId !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');

@@ -1,5 +1,5 @@
 import type { IndexListQuery, IndexMode, UpdateIndexBodySchema } from '@omnibot/contracts';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { indexKnowledgeBases, indexes, knowledgeBases, type IndexRow } from '../../db/schema';
@@ -288,3 +288,7 @@ export async function deleteIndex(db: Db, actor: Actor, id: string): Promise<voi
     throw error;
   }
 }
+
+/** An index's name as a correlated subquery, for a later module's statement that lists rows naming an index. */
+export const indexNameSql = (indexId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<string>`(select ${indexes.name} from ${indexes} where ${indexes.id} = ${indexId} and ${indexes.tenantId} = ${tenantId})`;

@@ -1,5 +1,5 @@
 import { RRF_K } from '@omnibot/contracts';
-import { and, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   indexKnowledgeBases,
@@ -116,6 +116,13 @@ export async function loadIndex(db: Db, tenantId: string, indexId: string): Prom
   if (!found) return null;
   return { row: found.row, knowledgeBaseIds: found.knowledgeBaseIds, hasQa: Boolean(found.hasQa) };
 }
+
+/**
+ * The join that loads index `indexId` of tenant `tenantId` beside a later module's row (`.leftJoin(...indexJoin())`),
+ * so searchedIndexColumns and loadedIndexColumns can be read in the same statement.
+ */
+export const indexJoin = (tenantId: SQLWrapper | Placeholder, indexId: SQLWrapper) =>
+  [indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId))] as const;
 
 /**
  * What loadIndex reads beside the index row, as columns of any select that includes `indexes` (a join that
