@@ -221,7 +221,6 @@ export const SERVER_TABLE_READS_PENDING = {
     'knowledgeSources',
     'rags',
   ],
-  'apps/server/src/modules/bots/bot-engine.ts': ['integrations'],
   'apps/server/src/modules/case-summaries/case-summaries.service.ts': [
     'conversationMessages',
     'conversations',
@@ -232,9 +231,6 @@ export const SERVER_TABLE_READS_PENDING = {
     'conversations',
     'messageFeedback',
   ],
-  'apps/server/src/modules/indexes/embedding.ts': ['models'],
-  'apps/server/src/modules/indexes/indexes.service.ts': ['knowledgeBases'],
-  'apps/server/src/modules/indexes/search.ts': ['knowledgeQa', 'knowledgeSources', 'models'],
   'apps/server/src/modules/integrations/integrations.service.ts': ['bots', 'indexes', 'rags'],
   'apps/server/src/modules/live-agents/handover.service.ts': ['conversationMessages', 'conversations'],
   'apps/server/src/modules/live-agents/inbox.service.ts': ['conversationMessages', 'conversations'],

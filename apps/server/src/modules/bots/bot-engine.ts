@@ -1,6 +1,5 @@
 import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
-import { and, eq } from 'drizzle-orm';
-import { integrations, type StoredBuiltinSettings, type StoredOpenAiSettings } from '../../db/schema';
+import type { StoredBuiltinSettings, StoredOpenAiSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
@@ -14,7 +13,11 @@ import {
 } from '../rag/rag-answer';
 import { loadRagForAnswer } from '../rag/rags.service';
 import { type ChatModel, ProviderError } from '../models/providers';
-import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
+import {
+  chatbotIntegrationOf,
+  integrationChatModel,
+  openOpenAiSettings,
+} from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
 
 /** What a visitor said, with what the engine needs to answer it. */
@@ -235,17 +238,7 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
       const { tenantId, bot } = request;
       const integrationId = bot.config.engines.integration_id;
       if (integrationId === null) return fallbackReply(request, started);
-      const [row] = await deps.db
-        .select()
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.tenantId, tenantId),
-            eq(integrations.id, integrationId),
-            eq(integrations.kind, 'chatbot'),
-          ),
-        )
-        .limit(1);
+      const row = await chatbotIntegrationOf(deps.db, tenantId, integrationId);
       if (!row) {
         return fallbackReply(request, started, {
           code: 'bot/unknown-integration',

@@ -309,3 +309,9 @@ export async function modelsOfferedTo(
  */
 export const modelNameSql = (modelId: SQLWrapper) =>
   sql<string | null>`(select ${models.name} from ${models} where ${models.id} = ${modelId})`;
+
+/** Model `id` by id alone (an index's or a RAG's model may be shared down from an ancestor tenant); null if gone. */
+export async function modelById(db: Db, id: string): Promise<ModelRow | null> {
+  const [row] = await db.select().from(models).where(eq(models.id, id));
+  return row ?? null;
+}
