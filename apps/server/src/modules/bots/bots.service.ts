@@ -199,7 +199,10 @@ export async function botsUsingSchedules(
   return users;
 }
 
-const openRow = (deps: BotsDeps, row: BotRow): StoredBot => ({ row, config: deps.secrets.open(row.config) });
+const openRow = (deps: Pick<BotsDeps, 'secrets'>, row: BotRow): StoredBot => ({
+  row,
+  config: deps.secrets.open(row.config),
+});
 
 async function ownedRow(db: Db, principal: Principal, id: string): Promise<BotRow> {
   const [row] = await db
@@ -381,7 +384,11 @@ export async function sealedBotConfig(db: Db, tenantId: string, id: string): Pro
 }
 
 /** A bot of the tenant with its configuration opened, for the server's own use (no caller's rights checked). */
-export async function openedBotOf(deps: BotsDeps, tenantId: string, id: string): Promise<StoredBot | null> {
+export async function openedBotOf(
+  deps: Pick<BotsDeps, 'db' | 'secrets'>,
+  tenantId: string,
+  id: string,
+): Promise<StoredBot | null> {
   const [row] = await deps.db
     .select()
     .from(bots)
@@ -436,4 +443,13 @@ export async function originListedBySomeBot(db: Db, origin: string): Promise<boo
     )
     .limit(20);
   return rows.some((row) => row.usable === true);
+}
+
+/** Locks the tenant's bot row until the transaction ends, so work counted per bot cannot pass a limit twice. */
+export async function lockBot(tx: Db, tenantId: string, id: string): Promise<void> {
+  await tx
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
+    .for('update');
 }

@@ -512,3 +512,33 @@ export async function sourceLinksOf(db: Db, tenantId: string, sourceIds: string[
     .from(knowledgeSources)
     .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, sourceIds)));
 }
+
+/** Whether source `id` is one of the tenant's. */
+export async function tenantHasSource(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: knowledgeSources.id })
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.tenantId, tenantId), eq(knowledgeSources.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The tenant's chunks among `ids` (text, heading path, page) and its Q&A pairs among them, for an answer's trace. */
+export async function passagesOf(db: Db, tenantId: string, ids: string[]) {
+  const [chunks, pairs] = await Promise.all([
+    db
+      .select({
+        id: knowledgeChunks.id,
+        text: knowledgeChunks.text,
+        headingPath: knowledgeChunks.headingPath,
+        page: knowledgeChunks.page,
+      })
+      .from(knowledgeChunks)
+      .where(and(eq(knowledgeChunks.tenantId, tenantId), inArray(knowledgeChunks.id, ids))),
+    db
+      .select({ id: knowledgeQa.id, question: knowledgeQa.question, answer: knowledgeQa.answer })
+      .from(knowledgeQa)
+      .where(and(eq(knowledgeQa.tenantId, tenantId), inArray(knowledgeQa.id, ids))),
+  ]);
+  return { chunks, pairs };
+}

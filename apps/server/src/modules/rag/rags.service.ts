@@ -2,7 +2,7 @@ import type { CreateRagBodySchema, RagListQuery, UpdateRagBodySchema } from '@om
 import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, preparedQuery } from '../../db/client';
-import { type RagRow, rags } from '../../db/schema';
+import { type RagRow, ragAnswers, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
@@ -282,4 +282,20 @@ export async function tenantHasRag(db: Db, tenantId: string, id: string): Promis
     .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
     .limit(1);
   return row !== undefined;
+}
+
+/** A stored answer of the tenant: the chunks it used and how it was made; null when the tenant has none such. */
+export async function storedRagAnswerOf(db: Db, tenantId: string, id: string) {
+  const [row] = await db
+    .select({
+      chunks: ragAnswers.chunks,
+      kind: ragAnswers.kind,
+      retrieveMs: ragAnswers.retrieveMs,
+      generateMs: ragAnswers.generateMs,
+      totalMs: ragAnswers.totalMs,
+    })
+    .from(ragAnswers)
+    .where(and(eq(ragAnswers.tenantId, tenantId), eq(ragAnswers.id, id)))
+    .limit(1);
+  return row ?? null;
 }
