@@ -8,20 +8,15 @@ import {
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import {
-  type BotTestCaseRow,
-  botTestCases,
-  indexKnowledgeBases,
-  knowledgeBases,
-  knowledgeSources,
-  rags,
-} from '../../db/schema';
+import { type BotTestCaseRow, botTestCases } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../jobs/queue';
 import { actorId, type Principal } from '../../lib/principal';
 import { BOT_NOT_FOUND, type BotSecrets, lockBot, openedBotOf, type StoredBot } from '../bots/bots.service';
-import { sourceLinksOf, tenantHasSource } from '../knowledge/knowledge.service';
+import { sourceLinksOf, sourcesOfKnowledgeBases, tenantHasSource } from '../knowledge/knowledge.service';
+import { indexKnowledgeBaseIds } from '../indexes/indexes.service';
+import { ragIndexIdOf } from '../rag/rags.service';
 import { presentCase } from './bot-testing.presenter';
 
 const TEST_CASE_NOT_FOUND = 'Test case not found';
@@ -213,37 +208,10 @@ export async function listTestSources(
   const ragId = bot.config.engines.rag_id;
   if (ragId === null) return [];
   const tenantId = principal.tenantId;
-  const rows = await deps.db
-    .select({
-      id: knowledgeSources.id,
-      title: knowledgeSources.title,
-      url: knowledgeSources.url,
-      type: knowledgeSources.type,
-      knowledgeId: knowledgeBases.id,
-      knowledgeName: knowledgeBases.name,
-    })
-    .from(rags)
-    .innerJoin(
-      indexKnowledgeBases,
-      and(eq(indexKnowledgeBases.tenantId, rags.tenantId), eq(indexKnowledgeBases.indexId, rags.indexId)),
-    )
-    .innerJoin(
-      knowledgeBases,
-      and(
-        eq(knowledgeBases.tenantId, indexKnowledgeBases.tenantId),
-        eq(knowledgeBases.id, indexKnowledgeBases.knowledgeBaseId),
-      ),
-    )
-    .innerJoin(
-      knowledgeSources,
-      and(
-        eq(knowledgeSources.tenantId, knowledgeBases.tenantId),
-        eq(knowledgeSources.knowledgeBaseId, knowledgeBases.id),
-      ),
-    )
-    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, ragId)))
-    .orderBy(asc(knowledgeBases.name), asc(knowledgeSources.title), asc(knowledgeSources.id))
-    .limit(1000);
+  const indexId = await ragIndexIdOf(deps.db, tenantId, ragId);
+  if (indexId === null) return [];
+  const knowledgeBaseIds = await indexKnowledgeBaseIds(deps.db, tenantId, indexId);
+  const rows = await sourcesOfKnowledgeBases(deps.db, tenantId, knowledgeBaseIds, 1000);
   return rows.map((row) => ({
     id: row.id,
     title: row.title ?? row.url ?? 'Untitled source',

@@ -287,3 +287,12 @@ export async function deleteIndex(db: Db, actor: Actor, id: string): Promise<voi
 /** An index's name as a correlated subquery, for a later module's statement that lists rows naming an index. */
 export const indexNameSql = (indexId: SQLWrapper, tenantId: SQLWrapper) =>
   sql<string>`(select ${indexes.name} from ${indexes} where ${indexes.id} = ${indexId} and ${indexes.tenantId} = ${tenantId})`;
+
+/** The ids of the knowledge bases index `indexId` of the tenant covers (none for another tenant's). */
+export async function indexKnowledgeBaseIds(db: Db, tenantId: string, indexId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: indexKnowledgeBases.knowledgeBaseId })
+    .from(indexKnowledgeBases)
+    .where(and(eq(indexKnowledgeBases.tenantId, tenantId), eq(indexKnowledgeBases.indexId, indexId)));
+  return rows.map((row) => row.id);
+}

@@ -542,3 +542,33 @@ export async function passagesOf(db: Db, tenantId: string, ids: string[]) {
   ]);
   return { chunks, pairs };
 }
+
+/** The sources of the tenant's knowledge bases among `knowledgeBaseIds`, by knowledge base name, then title. */
+export async function sourcesOfKnowledgeBases(
+  db: Db,
+  tenantId: string,
+  knowledgeBaseIds: string[],
+  limit: number,
+) {
+  if (knowledgeBaseIds.length === 0) return [];
+  return db
+    .select({
+      id: knowledgeSources.id,
+      title: knowledgeSources.title,
+      url: knowledgeSources.url,
+      type: knowledgeSources.type,
+      knowledgeId: knowledgeBases.id,
+      knowledgeName: knowledgeBases.name,
+    })
+    .from(knowledgeBases)
+    .innerJoin(
+      knowledgeSources,
+      and(
+        eq(knowledgeSources.tenantId, knowledgeBases.tenantId),
+        eq(knowledgeSources.knowledgeBaseId, knowledgeBases.id),
+      ),
+    )
+    .where(and(eq(knowledgeBases.tenantId, tenantId), inArray(knowledgeBases.id, knowledgeBaseIds)))
+    .orderBy(asc(knowledgeBases.name), asc(knowledgeSources.title), asc(knowledgeSources.id))
+    .limit(limit);
+}

@@ -299,3 +299,13 @@ export async function storedRagAnswerOf(db: Db, tenantId: string, id: string) {
     .limit(1);
   return row ?? null;
 }
+
+/** The index RAG `id` of the tenant searches; null when the tenant has no such RAG. */
+export async function ragIndexIdOf(db: Db, tenantId: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ indexId: rags.indexId })
+    .from(rags)
+    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
+    .limit(1);
+  return row?.indexId ?? null;
+}
