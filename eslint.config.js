@@ -196,6 +196,9 @@ export const SERVER_TABLE_OWNERS = {
   rag: ['rags', 'ragAnswers'],
   schedules: ['schedules'],
   bots: ['bots', 'botOrigins'],
+  // The conversation store that the widget, live-agents, case-summaries and the dashboard read and write: its own
+  // module, right after bots so every one of them may call it (modules/conversations, to be made from the pending
+  // reads below).
   conversations: ['conversations', 'conversationMessages', 'messageFeedback'],
   'bot-templates': ['botTemplates'],
   'bot-testing': ['botTestCases', 'botTestRuns'],
