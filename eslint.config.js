@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -79,7 +80,6 @@ export const SERVER_MODULE_ORDER = [
   'auth',
   'session',
   'accounts',
-  'dashboard',
   'files',
   'models',
   'integrations',
@@ -89,6 +89,8 @@ export const SERVER_MODULE_ORDER = [
   'rag',
   'schedules',
   'bots',
+  'conversations',
+  'dashboard',
   'bot-templates',
   'bot-testing',
   'speech',
@@ -156,6 +158,170 @@ const serverModuleOrder = {
       }
     };
     return importVisitors(check);
+  },
+};
+
+// A module's tables are its own: another module reads or writes them only by calling a function the owner's
+// service exports (a module calls modules before it in the order; data a later module owns reaches an earlier one
+// as a parameter). A join that must stay in one statement for speed goes through a table-access function the
+// owner exports (a column or subquery builder such as bots' botNameSql), never through the owner's table itself.
+// Types (row and settings shapes) may be imported anywhere: they read nothing. Every table has one owner here.
+export const SERVER_TABLE_OWNERS = {
+  // better-auth writes these itself, so the four modules that wrap it form one identity layer and share them.
+  'tenancy auth session accounts': [
+    'tenants',
+    'subscriptions',
+    'users',
+    'credentials',
+    'authUsers',
+    'authSessions',
+    'authAccounts',
+    'authVerifications',
+    'rateLimitEvents',
+  ],
+  files: ['files', 'folders', 'fileUploads'],
+  models: ['models', 'modelShares'],
+  integrations: ['integrations'],
+  prompts: ['prompts', 'promptVersions'],
+  knowledge: [
+    'knowledgeBases',
+    'knowledgeSources',
+    'knowledgeSourcePages',
+    'knowledgeChunks',
+    'knowledgePostings',
+    'knowledgeBaseStats',
+    'knowledgeQa',
+  ],
+  indexes: ['indexes', 'indexKnowledgeBases', 'chunkEmbeddings'],
+  rag: ['rags', 'ragAnswers'],
+  schedules: ['schedules'],
+  speech: ['speechAudioCache'],
+  bots: ['bots', 'botOrigins'],
+  // The conversation store that the widget, live-agents, case-summaries and the dashboard read and write: its own
+  // module, right after bots so every one of them may call it (modules/conversations, to be made from the pending
+  // reads below).
+  conversations: ['conversations', 'conversationMessages', 'messageFeedback'],
+  'bot-templates': ['botTemplates'],
+  'bot-testing': ['botTestCases', 'botTestRuns'],
+  'case-summaries': ['caseSummaryConfigs', 'caseSummaryConfigBots', 'conversationSummaries'],
+  'live-agents': ['liveProviderSessions', 'conversationEvents', 'agentPreferences'],
+};
+// Written by the foundations (lib/audit, the rate limiter, bootstrap) for every module: any module may use them.
+export const SERVER_PLATFORM_TABLES = ['auditLog', 'rateLimitCounters', 'systemSettings'];
+
+// Reads that still cross a module's tables, to be moved behind the owner's service; the list only shrinks (a test
+// fails on an entry whose import is gone).
+export const SERVER_TABLE_READS_PENDING = {
+  'apps/server/src/modules/bots/engines/lex.ts': ['conversationMessages'],
+  'apps/server/src/modules/case-summaries/case-summaries.service.ts': [
+    'conversationMessages',
+    'conversations',
+  ],
+  'apps/server/src/modules/dashboard/dashboard.service.ts': [
+    'bots',
+    'conversationMessages',
+    'conversations',
+    'messageFeedback',
+  ],
+  'apps/server/src/modules/integrations/integrations.service.ts': ['bots', 'indexes', 'rags'],
+  'apps/server/src/modules/live-agents/handover.service.ts': ['conversations'],
+  'apps/server/src/modules/live-agents/inbox.service.ts': ['conversationMessages', 'conversations'],
+  'apps/server/src/modules/live-agents/provider-relay.ts': ['conversationMessages', 'conversations'],
+  'apps/server/src/modules/live-agents/provider-sessions.ts': ['conversationMessages'],
+  'apps/server/src/modules/widget/live.routes.ts': ['conversations'],
+  'apps/server/src/modules/widget/visitor.service.ts': [
+    'conversationMessages',
+    'conversations',
+    'messageFeedback',
+  ],
+};
+
+const SCHEMA_DIR = path.join(SERVER_SRC, 'db/schema');
+
+/** The tables db/schema declares (`export const x = pgTable(...)`), each with the file that declares it. */
+export function schemaTables() {
+  return new Map(
+    readdirSync(SCHEMA_DIR)
+      .filter((name) => name.endsWith('.ts'))
+      .flatMap((name) =>
+        [
+          ...readFileSync(path.join(SCHEMA_DIR, name), 'utf8').matchAll(/^export const (\w+) = pgTable\(/gm),
+        ].map((match) => [match[1], name]),
+      ),
+  );
+}
+
+const TABLE_OWNERS = new Map(
+  Object.entries(SERVER_TABLE_OWNERS).flatMap(([owners, tables]) =>
+    tables.map((table) => [table, owners.split(' ')]),
+  ),
+);
+const SCHEMA_TABLES = schemaTables();
+
+const serverTableOwners = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: "A server module touches another module's tables only through that module's services.",
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          pending: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      foreign:
+        "modules/{{from}} may not import table {{table}}: modules/{{owner}} owns it. Call a function {{owner}}'s service exports (or take the data as a parameter when {{owner}} comes later).",
+      unowned: 'Table {{table}} has no owner: add it to SERVER_TABLE_OWNERS in eslint.config.js.',
+      whole:
+        'modules/{{from}} may not import db/schema as a whole: name the tables it owns, so lint can check them.',
+    },
+  },
+  create(context) {
+    const from = serverZone(context.filename);
+    if (from?.kind !== 'module') return {};
+    const pending = context.options[0]?.pending?.[path.relative(import.meta.dirname, context.filename)] ?? [];
+    const isSchema = (source) => {
+      const target = relativeTarget(context, source);
+      return target !== null && (target === SCHEMA_DIR || target.startsWith(SCHEMA_DIR + path.sep));
+    };
+    const checkTable = (node, table) => {
+      if (!SCHEMA_TABLES.has(table) || SERVER_PLATFORM_TABLES.includes(table)) return;
+      const owners = TABLE_OWNERS.get(table);
+      if (!owners) {
+        context.report({ node, messageId: 'unowned', data: { table } });
+      } else if (!owners.includes(from.name) && !pending.includes(table)) {
+        context.report({
+          node,
+          messageId: 'foreign',
+          data: { from: from.name, table, owner: owners.join('/') },
+        });
+      }
+    };
+    const checkSpecifiers = (node) => {
+      if (!isSchema(node.source) || node.importKind === 'type' || node.exportKind === 'type') return;
+      for (const specifier of node.specifiers) {
+        if (specifier.type === 'ImportNamespaceSpecifier') {
+          context.report({ node: specifier, messageId: 'whole', data: { from: from.name } });
+        } else if (specifier.importKind !== 'type' && specifier.exportKind !== 'type') {
+          const imported = specifier.type === 'ImportSpecifier' ? specifier.imported : specifier.local;
+          if (imported?.type === 'Identifier') checkTable(specifier, imported.name);
+        }
+      }
+    };
+    const whole = (node) => {
+      if (isSchema(node.source)) context.report({ node, messageId: 'whole', data: { from: from.name } });
+    };
+    return {
+      ImportDeclaration: checkSpecifiers,
+      ExportNamedDeclaration: (node) => node.source && checkSpecifiers(node),
+      ExportAllDeclaration: whole,
+      ImportExpression: whole,
+    };
   },
 };
 
@@ -238,8 +404,15 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     // Tests and their fixtures may reach any module to set a scene up.
     ignores: ['**/*.test.ts', '**/*.test-support.ts', '**/*.fixtures.ts', 'apps/server/src/test/**'],
-    plugins: { omnibot: { rules: { 'server-module-order': serverModuleOrder } } },
-    rules: { 'omnibot/server-module-order': 'error' },
+    plugins: {
+      omnibot: {
+        rules: { 'server-module-order': serverModuleOrder, 'server-table-owners': serverTableOwners },
+      },
+    },
+    rules: {
+      'omnibot/server-module-order': 'error',
+      'omnibot/server-table-owners': ['error', { pending: SERVER_TABLE_READS_PENDING }],
+    },
   },
   {
     // Browser apps talk to the server over HTTP only: no server, database or Node packages in their bundles.

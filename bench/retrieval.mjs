@@ -21,7 +21,7 @@ import {
   addSource,
   addTenant,
   chunkOf,
-} from '../apps/server/src/modules/knowledge/retrieval/test-helpers.ts';
+} from '../apps/server/src/modules/knowledge/retrieval/retrieval.test-support.ts';
 import { openBenchDatabase } from './lib/database.mjs';
 import { random } from './lib/documents.mjs';
 

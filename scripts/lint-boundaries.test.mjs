@@ -1,6 +1,14 @@
-// The architecture rules of eslint.config.js: console layers, server module order and browser-only packages.
+// The architecture rules of eslint.config.js: console layers, server module order, server table owners and
+// browser-only packages.
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+import {
+  SERVER_MODULE_ORDER,
+  SERVER_PLATFORM_TABLES,
+  SERVER_TABLE_OWNERS,
+  SERVER_TABLE_READS_PENDING,
+  schemaTables,
+} from '../eslint.config.js';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -13,7 +21,12 @@ async function boundaryErrors(filePath, code) {
   const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
   return result.messages
     .filter((m) =>
-      ['omnibot/import-zones', 'omnibot/server-module-order', 'no-restricted-imports'].includes(m.ruleId),
+      [
+        'omnibot/import-zones',
+        'omnibot/server-module-order',
+        'omnibot/server-table-owners',
+        'no-restricted-imports',
+      ].includes(m.ruleId),
     )
     .map((m) => ({ rule: m.ruleId, severity: m.severity, message: m.message }));
 }
@@ -147,4 +160,114 @@ describe('server module order', () => {
       expect(await order(file, source), `${file} -> ${source}`).toEqual([]);
     }
   });
+});
+
+describe('server table owners', () => {
+  const tables = (from, code) => boundaryErrors(from, code);
+
+  it("a module importing another module's table is an error, whichever schema file it names", async () => {
+    const errors = await tables(
+      'apps/server/src/modules/widget/probe.ts',
+      "import { bots, conversations as value } from '../../db/schema';",
+    );
+    expect(errors).toEqual([
+      expect.objectContaining({ rule: 'omnibot/server-table-owners', severity: 2 }),
+      expect.objectContaining({ rule: 'omnibot/server-table-owners', severity: 2 }),
+    ]);
+    expect(errors[0].message).toContain('modules/widget may not import table bots: modules/bots owns it');
+    expect(errors[1].message).toContain('table conversations: modules/conversations owns it');
+    for (const [file, code] of [
+      [
+        'apps/server/src/modules/rag/answer/probe.ts',
+        "import { prompts as value } from '../../../db/schema/prompts';",
+      ],
+      ['apps/server/src/modules/models/probe.ts', "import { tenants as value } from '../../db/schema';"],
+      [
+        'apps/server/src/modules/bots/probe.ts',
+        "export { rags as value } from '../../db/schema';\nconst value = 1;",
+      ],
+    ]) {
+      expect(await tables(file, code), `${file}: ${code}`).toEqual([
+        expect.objectContaining({ rule: 'omnibot/server-table-owners' }),
+      ]);
+    }
+  });
+
+  it('a module may not take db/schema whole', async () => {
+    for (const code of [
+      "import * as value from '../../db/schema';",
+      "const value = await import('../../db/schema');",
+      "export * from '../../db/schema/bots';\nconst value = 1;",
+    ]) {
+      const errors = await tables('apps/server/src/modules/bots/probe.ts', code);
+      expect(errors, code).toEqual([expect.objectContaining({ rule: 'omnibot/server-table-owners' })]);
+      expect(errors[0].message).toContain('may not import db/schema as a whole');
+    }
+  });
+
+  it("allows a module's own tables, others' types and constants, platform tables, the identity layer, and tests", async () => {
+    for (const [file, code] of [
+      [
+        'apps/server/src/modules/bots/probe.ts',
+        "import { bots, botOrigins as value } from '../../db/schema';",
+      ],
+      ['apps/server/src/modules/widget/probe.ts', "import type { BotRow as value } from '../../db/schema';"],
+      [
+        'apps/server/src/modules/widget/probe.ts',
+        "import { type BotRow, type ConversationRow as value } from '../../db/schema';",
+      ],
+      ['apps/server/src/modules/rag/probe.ts', "import { SOURCE_TYPES as value } from '../../db/schema';"],
+      [
+        'apps/server/src/modules/files/probe.ts',
+        "import { systemSettings, auditLog as value } from '../../db/schema';",
+      ],
+      [
+        'apps/server/src/modules/auth/probe.ts',
+        "import { tenants, users, credentials as value } from '../../db/schema';",
+      ],
+      [
+        'apps/server/src/modules/tenancy/probe.ts',
+        "import { subscriptions as value } from '../../db/schema';",
+      ],
+      ['apps/server/src/modules/widget/probe.test.ts', "import { bots as value } from '../../db/schema';"],
+      ['apps/server/src/lib/probe.ts', "import { bots as value } from '../db/schema';"],
+      ['apps/server/src/app.ts', "import { bots as value } from './db/schema';"],
+    ]) {
+      expect(await tables(file, code), `${file}: ${code}`).toEqual([]);
+    }
+  });
+
+  it('every table in db/schema has exactly one owner, and every owner is a module in the order', () => {
+    const declared = [...schemaTables().keys()].sort();
+    expect(declared.length).toBeGreaterThan(40);
+    const owned = [...Object.values(SERVER_TABLE_OWNERS).flat(), ...SERVER_PLATFORM_TABLES].sort();
+    expect(owned).toEqual(declared);
+    for (const owners of Object.keys(SERVER_TABLE_OWNERS)) {
+      for (const owner of owners.split(' ')) expect(SERVER_MODULE_ORDER, owner).toContain(owner);
+    }
+  });
+
+  it('the pending reads are exactly the crossings that stand in the code, so the list only shrinks', async () => {
+    const strict = new ESLint({
+      cwd: root,
+      overrideConfig: [
+        tseslint.configs.disableTypeChecked,
+        {
+          files: ['apps/server/src/**/*.ts'],
+          rules: { 'omnibot/server-table-owners': ['error', { pending: {} }] },
+        },
+      ],
+    });
+    const results = await strict.lintFiles(Object.keys(SERVER_TABLE_READS_PENDING));
+    const standing = Object.fromEntries(
+      results.map((result) => [
+        result.filePath.slice(root.length),
+        result.messages
+          .filter((m) => m.ruleId === 'omnibot/server-table-owners')
+          .map((m) => /table (\w+)/.exec(m.message)?.[1])
+          .sort(),
+      ]),
+    );
+    expect(standing).toEqual(SERVER_TABLE_READS_PENDING);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { WidgetConfigSchema } from '@omnibot/contracts';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botOrigins, bots, conversationMessages, conversations } from '../db/schema';
-import { addTenant } from '../modules/knowledge/retrieval/test-helpers';
+import { addTenant } from '../modules/knowledge/retrieval/retrieval.test-support';
 import { createTestApp, type TestApp } from '../test/app';
 import { sweepConversations } from './conversation-sweep';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../db/client';
 import { ragAnswers, rags } from '../db/schema';
-import { addKnowledgeBase, addTenant } from '../modules/knowledge/retrieval/test-helpers';
+import { addKnowledgeBase, addTenant } from '../modules/knowledge/retrieval/retrieval.test-support';
 import { makeIndex } from '../modules/rag/rags.test-support';
 import { createTestApp, type TestApp } from '../test/app';
 import type { JobRunner } from './queue';

@@ -45,7 +45,8 @@ const ALLOWED: Record<string, string> = {
     'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
   'modules/speech/aws-speech.ts imports @aws-sdk/client-translate':
     'its requests are sent by GuardedSmithyHandler through the guarded web fetch, never by the SDK',
-  'modules/speech/visitor-geolocation.ts imports node:net': 'isIP only, to check an address; it connects nowhere',
+  'modules/speech/visitor-geolocation.ts imports node:net':
+    'isIP only, to check an address; it connects nowhere',
   'lib/mailer.ts imports nodemailer': 'SMTP_URL is set by the operator; tenants give no mail server',
   'storage/s3-driver.ts imports @aws-sdk/client-s3': 'the S3 store is configured by the operator (S3_*)',
   'storage/s3-driver.ts imports @aws-sdk/s3-request-presigner':

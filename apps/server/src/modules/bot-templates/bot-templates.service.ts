@@ -5,12 +5,12 @@ import {
 } from '@omnibot/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type BotTemplateRow, botTemplates, bots } from '../../db/schema';
+import { type BotTemplateRow, botTemplates } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
-import { type BotsDeps, createBot, type StoredBot } from '../bots/bots.service';
+import { type BotsDeps, createBot, sealedBotConfig, type StoredBot } from '../bots/bots.service';
 
 const BOT_TEMPLATE_NOT_FOUND = 'Template not found';
 
@@ -47,13 +47,10 @@ export async function createBotTemplate(
   input: CreateInput,
 ): Promise<BotTemplateRow> {
   const { principal } = actor;
-  const [bot] = await deps.db
-    .select({ config: bots.config })
-    .from(bots)
-    .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, input.bot_id)))
-    .limit(1);
-  if (!bot) throw badRequest('The bot does not exist in your organisation.', 'bot-template/unknown-bot');
-  const config = templateConfigOf(bot.config);
+  const botConfig = await sealedBotConfig(deps.db, principal.tenantId, input.bot_id);
+  if (!botConfig)
+    throw badRequest('The bot does not exist in your organisation.', 'bot-template/unknown-bot');
+  const config = templateConfigOf(botConfig);
   const by = actorId(principal);
   return refuseUniqueViolation(
     () =>

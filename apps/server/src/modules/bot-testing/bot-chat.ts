@@ -5,13 +5,13 @@ import {
   TRACE_EXCERPT_MAX,
   type TraceChunk,
 } from '@omnibot/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { knowledgeChunks, knowledgeQa, knowledgeSources, ragAnswers } from '../../db/schema';
 import { actorId, type Principal } from '../../lib/principal';
 import { engineFor } from '../bots/bot-engine';
 import { type BotsDeps, getBot } from '../bots/bots.service';
 import type { AnswerDeps } from '../rag/rag-answer';
+import { storedRagAnswerOf } from '../rag/rags.service';
+import { passagesOf, sourceLinksOf } from '../knowledge/knowledge.service';
 
 export interface BotChatDeps {
   bots: BotsDeps;
@@ -28,33 +28,14 @@ const excerpt = (text: string) =>
  * by the tenant.
  */
 async function traceChunks(db: Db, tenantId: string, answerId: string): Promise<TraceChunk[]> {
-  const [answer] = await db
-    .select({ chunks: ragAnswers.chunks })
-    .from(ragAnswers)
-    .where(and(eq(ragAnswers.tenantId, tenantId), eq(ragAnswers.id, answerId)))
-    .limit(1);
+  const answer = await storedRagAnswerOf(db, tenantId, answerId);
   const used = answer?.chunks ?? [];
   if (used.length === 0) return [];
   const ids = used.map((chunk) => chunk.chunkId);
   const sourceIds = [...new Set(used.map((chunk) => chunk.sourceId))];
-  const [chunks, pairs, sources] = await Promise.all([
-    db
-      .select({
-        id: knowledgeChunks.id,
-        text: knowledgeChunks.text,
-        headingPath: knowledgeChunks.headingPath,
-        page: knowledgeChunks.page,
-      })
-      .from(knowledgeChunks)
-      .where(and(eq(knowledgeChunks.tenantId, tenantId), inArray(knowledgeChunks.id, ids))),
-    db
-      .select({ id: knowledgeQa.id, question: knowledgeQa.question, answer: knowledgeQa.answer })
-      .from(knowledgeQa)
-      .where(and(eq(knowledgeQa.tenantId, tenantId), inArray(knowledgeQa.id, ids))),
-    db
-      .select({ id: knowledgeSources.id, title: knowledgeSources.title, url: knowledgeSources.url })
-      .from(knowledgeSources)
-      .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, sourceIds))),
+  const [{ chunks, pairs }, sources] = await Promise.all([
+    passagesOf(db, tenantId, ids),
+    sourceLinksOf(db, tenantId, sourceIds),
   ]);
   const chunkOf = new Map(chunks.map((row) => [row.id, row]));
   const pairOf = new Map(pairs.map((row) => [row.id, row]));
@@ -104,19 +85,10 @@ export async function chatWithBot(
     actor: actorId(principal),
   });
   const answerId = reply.trace.answerId;
-  const [stored] =
+  const stored =
     answerId === null
-      ? []
-      : await deps.answers.db
-          .select({
-            kind: ragAnswers.kind,
-            retrieveMs: ragAnswers.retrieveMs,
-            generateMs: ragAnswers.generateMs,
-            totalMs: ragAnswers.totalMs,
-          })
-          .from(ragAnswers)
-          .where(and(eq(ragAnswers.tenantId, principal.tenantId), eq(ragAnswers.id, answerId)))
-          .limit(1);
+      ? undefined
+      : ((await storedRagAnswerOf(deps.answers.db, principal.tenantId, answerId)) ?? undefined);
   return {
     messages: reply.messages,
     sources: reply.sources,

@@ -5,23 +5,18 @@ import {
   type CreateBotTestCaseBodySchema,
   type UpdateBotTestCaseBodySchema,
 } from '@omnibot/contracts';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import {
-  type BotTestCaseRow,
-  botTestCases,
-  bots,
-  indexKnowledgeBases,
-  knowledgeBases,
-  knowledgeSources,
-  rags,
-} from '../../db/schema';
+import { type BotTestCaseRow, botTestCases } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../jobs/queue';
 import { actorId, type Principal } from '../../lib/principal';
-import { BOT_NOT_FOUND, type BotSecrets, type StoredBot } from '../bots/bots.service';
+import { BOT_NOT_FOUND, type BotSecrets, lockBot, openedBotOf, type StoredBot } from '../bots/bots.service';
+import { sourceLinksOf, sourcesOfKnowledgeBases, tenantHasSource } from '../knowledge/knowledge.service';
+import { indexKnowledgeBaseIds } from '../indexes/indexes.service';
+import { ragIndexIdOf } from '../rag/rags.service';
 import { presentCase } from './bot-testing.presenter';
 
 const TEST_CASE_NOT_FOUND = 'Test case not found';
@@ -47,22 +42,15 @@ export async function ownedBot(
   tenantId: string,
   botId: string,
 ) {
-  const [row] = await deps.db
-    .select()
-    .from(bots)
-    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)))
-    .limit(1);
-  if (!row) throw notFound(BOT_NOT_FOUND);
-  return { row, config: deps.secrets.open(row.config) } satisfies StoredBot;
+  const bot = await openedBotOf(deps, tenantId, botId);
+  if (!bot) throw notFound(BOT_NOT_FOUND);
+  return bot satisfies StoredBot;
 }
 
 /** Titles of the tenant's knowledge sources among `ids` (a source without a title shows its address). */
 export async function sourceTitles(db: Db, tenantId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ id: knowledgeSources.id, title: knowledgeSources.title, url: knowledgeSources.url })
-    .from(knowledgeSources)
-    .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, ids)));
+  const rows = await sourceLinksOf(db, tenantId, ids);
   return new Map(rows.map((row) => [row.id, row.title ?? row.url ?? 'Untitled source']));
 }
 
@@ -76,12 +64,7 @@ async function presentCases(db: Db, tenantId: string, rows: BotTestCaseRow[]) {
 
 async function assertSource(db: Db, tenantId: string, sourceId: string | null | undefined) {
   if (sourceId === null || sourceId === undefined) return;
-  const [row] = await db
-    .select({ id: knowledgeSources.id })
-    .from(knowledgeSources)
-    .where(and(eq(knowledgeSources.tenantId, tenantId), eq(knowledgeSources.id, sourceId)))
-    .limit(1);
-  if (!row) throw unknownSource();
+  if (!(await tenantHasSource(db, tenantId, sourceId))) throw unknownSource();
 }
 
 export async function listCases(deps: BotTestingDeps, principal: Principal, botId: string) {
@@ -106,11 +89,7 @@ export async function createCase(
   await assertSource(deps.db, principal.tenantId, input.expected_source_id);
   const by = actorId(principal);
   const row = await deps.db.transaction(async (tx) => {
-    await tx
-      .select({ id: bots.id })
-      .from(bots)
-      .where(and(eq(bots.tenantId, principal.tenantId), eq(bots.id, botId)))
-      .for('update');
+    await lockBot(tx, principal.tenantId, botId);
     const [held] = await tx
       .select({ n: count() })
       .from(botTestCases)
@@ -229,37 +208,10 @@ export async function listTestSources(
   const ragId = bot.config.engines.rag_id;
   if (ragId === null) return [];
   const tenantId = principal.tenantId;
-  const rows = await deps.db
-    .select({
-      id: knowledgeSources.id,
-      title: knowledgeSources.title,
-      url: knowledgeSources.url,
-      type: knowledgeSources.type,
-      knowledgeId: knowledgeBases.id,
-      knowledgeName: knowledgeBases.name,
-    })
-    .from(rags)
-    .innerJoin(
-      indexKnowledgeBases,
-      and(eq(indexKnowledgeBases.tenantId, rags.tenantId), eq(indexKnowledgeBases.indexId, rags.indexId)),
-    )
-    .innerJoin(
-      knowledgeBases,
-      and(
-        eq(knowledgeBases.tenantId, indexKnowledgeBases.tenantId),
-        eq(knowledgeBases.id, indexKnowledgeBases.knowledgeBaseId),
-      ),
-    )
-    .innerJoin(
-      knowledgeSources,
-      and(
-        eq(knowledgeSources.tenantId, knowledgeBases.tenantId),
-        eq(knowledgeSources.knowledgeBaseId, knowledgeBases.id),
-      ),
-    )
-    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, ragId)))
-    .orderBy(asc(knowledgeBases.name), asc(knowledgeSources.title), asc(knowledgeSources.id))
-    .limit(1000);
+  const indexId = await ragIndexIdOf(deps.db, tenantId, ragId);
+  if (indexId === null) return [];
+  const knowledgeBaseIds = await indexKnowledgeBaseIds(deps.db, tenantId, indexId);
+  const rows = await sourcesOfKnowledgeBases(deps.db, tenantId, knowledgeBaseIds, 1000);
   return rows.map((row) => ({
     id: row.id,
     title: row.title ?? row.url ?? 'Untitled source',

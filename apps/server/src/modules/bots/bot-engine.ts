@@ -1,10 +1,8 @@
 import { type AnswerSource, type HistoryTurn, offersHandover, renderPrompt } from '@omnibot/contracts';
-import { and, eq } from 'drizzle-orm';
-import {
-  integrations,
-  type StoredBuiltinSettings,
-  type StoredDialogflowCxSettings,
-  type StoredOpenAiSettings,
+import type {
+  StoredBuiltinSettings,
+  StoredDialogflowCxSettings,
+  StoredOpenAiSettings,
 } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { SecretBoxError } from '../../lib/secret-box';
@@ -19,7 +17,11 @@ import {
 } from '../rag/rag-answer';
 import { loadRagForAnswer } from '../rag/rags.service';
 import { type ChatModel, ProviderError } from '../models/providers';
-import { integrationChatModel, openOpenAiSettings } from '../integrations/integrations.service';
+import {
+  chatbotIntegrationOf,
+  integrationChatModel,
+  openOpenAiSettings,
+} from '../integrations/integrations.service';
 import { BOT_NOT_FOUND, type StoredBot } from './bots.service';
 import { bedrockEngine } from './engines/bedrock';
 import { lexEngine } from './engines/lex';
@@ -254,17 +256,7 @@ function integrationEngine(deps: AnswerDeps): BotEngine {
       const { tenantId, bot } = request;
       const integrationId = bot.config.engines.integration_id;
       if (integrationId === null) return fallbackReply(request, started);
-      const [row] = await deps.db
-        .select()
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.tenantId, tenantId),
-            eq(integrations.id, integrationId),
-            eq(integrations.kind, 'chatbot'),
-          ),
-        )
-        .limit(1);
+      const row = await chatbotIntegrationOf(deps.db, tenantId, integrationId);
       if (!row) {
         return fallbackReply(request, started, {
           code: 'bot/unknown-integration',

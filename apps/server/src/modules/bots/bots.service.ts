@@ -12,10 +12,10 @@ import {
   WidgetConfigSchema,
   type WidgetConfigPatch,
 } from '@omnibot/contracts';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type BotRow, bots, prompts, rags } from '../../db/schema';
+import { type BotRow, bots } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box';
@@ -26,6 +26,8 @@ import { modelsOfferedTo } from '../models/models.service';
 import { integrationKindOf } from '../integrations/integrations.service';
 import { scheduleExists, type ScheduleUser } from '../schedules/schedules.service';
 import { tenantUsableSql } from '../tenancy/tenant-usable';
+import { tenantHasPrompt } from '../prompts/prompts.service';
+import { tenantHasRag } from '../rag/rags.service';
 
 export const BOT_NOT_FOUND = 'Bot not found';
 
@@ -144,20 +146,10 @@ async function assertReferences(db: Db, principal: Principal, config: WidgetConf
     if (!(await tenantHoldsFeature(db, principal.tenantId, 'omnirag'))) {
       throw forbidden('Your organisation has no Omni RAG subscription for builtin answers.');
     }
-    const [rag] = await db
-      .select({ id: rags.id })
-      .from(rags)
-      .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.id, ragId)))
-      .limit(1);
-    if (!rag) throw unknownRag();
+    if (!(await tenantHasRag(db, principal.tenantId, ragId))) throw unknownRag();
   }
   if (changed('prompt_id') && promptId !== null) {
-    const [prompt] = await db
-      .select({ id: prompts.id })
-      .from(prompts)
-      .where(and(eq(prompts.tenantId, principal.tenantId), eq(prompts.id, promptId)))
-      .limit(1);
-    if (!prompt) throw unknownPrompt();
+    if (!(await tenantHasPrompt(db, principal.tenantId, promptId))) throw unknownPrompt();
   }
   if (changed('model_id') && modelId !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');
@@ -207,7 +199,10 @@ export async function botsUsingSchedules(
   return users;
 }
 
-const openRow = (deps: BotsDeps, row: BotRow): StoredBot => ({ row, config: deps.secrets.open(row.config) });
+const openRow = (deps: Pick<BotsDeps, 'secrets'>, row: BotRow): StoredBot => ({
+  row,
+  config: deps.secrets.open(row.config),
+});
 
 async function ownedRow(db: Db, principal: Principal, id: string): Promise<BotRow> {
   const [row] = await db
@@ -389,11 +384,72 @@ export async function sealedBotConfig(db: Db, tenantId: string, id: string): Pro
 }
 
 /** A bot of the tenant with its configuration opened, for the server's own use (no caller's rights checked). */
-export async function openedBotOf(deps: BotsDeps, tenantId: string, id: string): Promise<StoredBot | null> {
+export async function openedBotOf(
+  deps: Pick<BotsDeps, 'db' | 'secrets'>,
+  tenantId: string,
+  id: string,
+): Promise<StoredBot | null> {
   const [row] = await deps.db
     .select()
     .from(bots)
     .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
     .limit(1);
   return row ? openRow(deps, row) : null;
+}
+
+/**
+ * A bot's name as a correlated subquery, for a later module's statement that lists its own rows with the name of
+ * their bot (`botId` and `tenantId` are that statement's columns); null when the bot is not the tenant's.
+ */
+export const botNameSql = (botId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<string>`(select ${bots.name} from ${bots} where ${bots.id} = ${botId} and ${bots.tenantId} = ${tenantId})`;
+
+/** Which of `ids` are bots of the tenant. */
+export async function tenantBotIds(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), inArray(bots.id, ids)));
+  return rows.map((row) => row.id);
+}
+
+/** Whether any bot of the tenant hands its visitors over to the built-in inbox. */
+export async function tenantHandsOverToInbox(db: Db, tenantId: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(
+      and(
+        eq(bots.tenantId, tenantId),
+        sql`(${bots.config} -> 'engines' ->> 'enableliveagent')::boolean is true`,
+        sql`${bots.config} -> 'engines' ->> 'liveagent' = 'inbox'`,
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
+}
+
+/** Whether an enabled bot of a usable tenant lists `origin` among the sites it may be installed on. */
+export async function originListedBySomeBot(db: Db, origin: string): Promise<boolean> {
+  const rows = await db
+    .select({ usable: tenantUsableSql(bots.tenantId) })
+    .from(bots)
+    .where(
+      and(
+        eq(bots.enabled, true),
+        sql`${bots.config} -> 'install' -> 'allowedOrigins' @> ${JSON.stringify([origin])}::jsonb`,
+      ),
+    )
+    .limit(20);
+  return rows.some((row) => row.usable === true);
+}
+
+/** Locks the tenant's bot row until the transaction ends, so work counted per bot cannot pass a limit twice. */
+export async function lockBot(tx: Db, tenantId: string, id: string): Promise<void> {
+  await tx
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, id)))
+    .for('update');
 }

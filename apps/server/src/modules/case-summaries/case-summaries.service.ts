@@ -15,7 +15,6 @@ import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import {
-  bots,
   type CaseSummaryConfigRow,
   conversationMessages,
   conversations,
@@ -24,6 +23,7 @@ import {
 import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 import type { SecretBox } from '../../lib/secret-box';
 import { modelsOfferedTo } from '../models/models.service';
+import { sealedBotConfig } from '../bots/bots.service';
 import { type ChatModel, modelFromRow, ProviderError } from '../models/providers';
 import { tenantHoldsFeature } from '../tenancy/tenant-features';
 import { presentCaseSummary } from './case-summaries.presenter';
@@ -71,12 +71,8 @@ type Masker = (text: string) => string;
  * rather than not at all.
  */
 async function maskerOf(db: Db, tenantId: string, botId: string): Promise<Masker> {
-  const [row] = await db
-    .select({ config: bots.config })
-    .from(bots)
-    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)))
-    .limit(1);
-  const stored = (row?.config as { masking?: unknown } | undefined)?.masking ?? {};
+  const config = await sealedBotConfig(db, tenantId, botId);
+  const stored = (config as { masking?: unknown } | null)?.masking ?? {};
   const parsed = WidgetConfigSchema.shape.masking.safeParse(stored);
   const masking = parsed.success
     ? parsed.data

@@ -7,18 +7,13 @@ import {
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import {
-  bots,
-  type CaseSummaryConfigRow,
-  caseSummaryConfigBots,
-  caseSummaryConfigs,
-  models,
-} from '../../db/schema';
+import { type CaseSummaryConfigRow, caseSummaryConfigBots, caseSummaryConfigs } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
-import { modelsOfferedTo } from '../models/models.service';
+import { botNameSql, tenantBotIds } from '../bots/bots.service';
+import { modelNameSql, modelsOfferedTo } from '../models/models.service';
 
 const CONFIG_NOT_FOUND = 'Case-summary configuration not found';
 
@@ -76,15 +71,12 @@ async function guardWrite<T>(work: () => Promise<T>): Promise<T> {
 async function botsOf(db: Db, configIds: string[]): Promise<Map<string, { id: string; name: string }[]>> {
   const map = new Map<string, { id: string; name: string }[]>(configIds.map((id) => [id, []]));
   if (configIds.length === 0) return map;
+  const name = botNameSql(caseSummaryConfigBots.botId, caseSummaryConfigBots.tenantId);
   const rows = await db
-    .select({ configId: caseSummaryConfigBots.configId, id: bots.id, name: bots.name })
+    .select({ configId: caseSummaryConfigBots.configId, id: caseSummaryConfigBots.botId, name })
     .from(caseSummaryConfigBots)
-    .innerJoin(
-      bots,
-      and(eq(bots.id, caseSummaryConfigBots.botId), eq(bots.tenantId, caseSummaryConfigBots.tenantId)),
-    )
     .where(inArray(caseSummaryConfigBots.configId, configIds))
-    .orderBy(asc(bots.name), asc(bots.id));
+    .orderBy(asc(name), asc(caseSummaryConfigBots.botId));
   for (const row of rows) map.get(row.configId)?.push({ id: row.id, name: row.name });
   return map;
 }
@@ -102,9 +94,8 @@ export async function listCaseSummaryConfigs(
   principal: Principal,
 ): Promise<StoredCaseSummaryConfig[]> {
   const rows = await db
-    .select({ row: caseSummaryConfigs, modelName: models.name })
+    .select({ row: caseSummaryConfigs, modelName: modelNameSql(caseSummaryConfigs.modelId) })
     .from(caseSummaryConfigs)
-    .leftJoin(models, eq(models.id, caseSummaryConfigs.modelId))
     .where(eq(caseSummaryConfigs.tenantId, principal.tenantId))
     .orderBy(asc(caseSummaryConfigs.name), asc(caseSummaryConfigs.id));
   return present(db, rows);
@@ -116,9 +107,8 @@ export async function getCaseSummaryConfig(
   id: string,
 ): Promise<StoredCaseSummaryConfig> {
   const rows = await db
-    .select({ row: caseSummaryConfigs, modelName: models.name })
+    .select({ row: caseSummaryConfigs, modelName: modelNameSql(caseSummaryConfigs.modelId) })
     .from(caseSummaryConfigs)
-    .leftJoin(models, eq(models.id, caseSummaryConfigs.modelId))
     .where(and(eq(caseSummaryConfigs.tenantId, principal.tenantId), eq(caseSummaryConfigs.id, id)))
     .limit(1);
   const [found] = await present(db, rows);
@@ -138,15 +128,14 @@ async function assertModelOffered(db: Db, tenantId: string, modelId: string | nu
  * summarised by another configuration of the tenant.
  */
 async function assertBotsFree(db: Db, tenantId: string, botIds: string[], configId: string | null) {
-  const owned = await db
-    .select({ id: bots.id })
-    .from(bots)
-    .where(and(eq(bots.tenantId, tenantId), inArray(bots.id, botIds)));
+  const owned = await tenantBotIds(db, tenantId, botIds);
   if (owned.length !== botIds.length) throw unknownBot();
   const [taken] = await db
-    .select({ bot: bots.name, config: caseSummaryConfigs.name })
+    .select({
+      bot: botNameSql(caseSummaryConfigBots.botId, caseSummaryConfigBots.tenantId),
+      config: caseSummaryConfigs.name,
+    })
     .from(caseSummaryConfigBots)
-    .innerJoin(bots, eq(bots.id, caseSummaryConfigBots.botId))
     .innerJoin(caseSummaryConfigs, eq(caseSummaryConfigs.id, caseSummaryConfigBots.configId))
     .where(
       and(

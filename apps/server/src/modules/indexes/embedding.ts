@@ -1,9 +1,10 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { rowsOf, type Db } from '../../db/client';
-import { indexKnowledgeBases, indexes, models, type IndexRow } from '../../db/schema';
+import { indexKnowledgeBases, indexes, type IndexRow } from '../../db/schema';
 import type { JobRunner } from '../../jobs/queue';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
+import { modelById } from '../models/models.service';
 import { type EmbeddingModel, modelFromRow, ProviderError } from '../models/providers';
 import { ensureHnswIndex, storeEmbeddings } from './vectors';
 import { loadIndex } from './search';
@@ -101,7 +102,7 @@ export async function runEmbedding(deps: EmbeddingDeps, job: EmbedJob): Promise<
   const index = await loadIndex(db, job.tenantId, job.indexId);
   if (!index || index.row.mode === 'keyword' || !index.row.embeddingModelId) return;
   const modelId = index.row.embeddingModelId;
-  const [modelRow] = await db.select().from(models).where(eq(models.id, modelId));
+  const modelRow = await modelById(db, modelId);
   if (!modelRow || modelRow.kind !== 'embedding') return;
   const ids = index.knowledgeBaseIds;
   const wasReady = index.row.embeddingState === 'ready';

@@ -12,7 +12,12 @@ import {
   startOpenAICompatibleServer,
 } from '../../test/openai-compatible-server';
 import { indexChunks } from '../knowledge/retrieval/retrieval';
-import { addKnowledgeBase, addSource, addTenant, chunkOf } from '../knowledge/retrieval/test-helpers';
+import {
+  addKnowledgeBase,
+  addSource,
+  addTenant,
+  chunkOf,
+} from '../knowledge/retrieval/retrieval.test-support';
 import { type EmbeddingDeps, runEmbedding } from './embedding';
 import { searchIndex, type VectorSearchDeps } from './search';
 import { searchVector } from './vectors';

@@ -8,7 +8,7 @@ import { defined } from '../../test/defined';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
 import { indexChunks } from '../knowledge/retrieval/retrieval';
-import { addSource, chunkOf } from '../knowledge/retrieval/test-helpers';
+import { addSource, chunkOf } from '../knowledge/retrieval/retrieval.test-support';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

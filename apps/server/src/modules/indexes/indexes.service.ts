@@ -1,14 +1,15 @@
 import type { IndexListQuery, IndexMode, UpdateIndexBodySchema } from '@omnibot/contracts';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { indexKnowledgeBases, indexes, knowledgeBases, type IndexRow } from '../../db/schema';
+import { indexKnowledgeBases, indexes, type IndexRow } from '../../db/schema';
 import type { JobRunner } from '../../jobs/queue';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
 import { availableModels } from '../models/models.service';
+import { knowledgeBaseNameSql, tenantKnowledgeBaseIds } from '../knowledge/knowledge.service';
 import { queueEmbedding } from './embedding';
 import type { StoredIndex } from './indexes.presenter';
 
@@ -39,15 +40,12 @@ async function knowledgeOf(db: Db, tenantId: string, indexIds: string[]) {
   const map = new Map<string, Array<{ id: string; name: string }>>(indexIds.map((id) => [id, []]));
   if (indexIds.length === 0) return map;
   const rows = await db
-    .select({ indexId: indexKnowledgeBases.indexId, id: knowledgeBases.id, name: knowledgeBases.name })
+    .select({
+      indexId: indexKnowledgeBases.indexId,
+      id: indexKnowledgeBases.knowledgeBaseId,
+      name: knowledgeBaseNameSql(indexKnowledgeBases.knowledgeBaseId, indexKnowledgeBases.tenantId),
+    })
     .from(indexKnowledgeBases)
-    .innerJoin(
-      knowledgeBases,
-      and(
-        eq(knowledgeBases.tenantId, indexKnowledgeBases.tenantId),
-        eq(knowledgeBases.id, indexKnowledgeBases.knowledgeBaseId),
-      ),
-    )
     .where(and(eq(indexKnowledgeBases.tenantId, tenantId), inArray(indexKnowledgeBases.indexId, indexIds)))
     .orderBy(asc(indexKnowledgeBases.position));
   for (const row of rows) map.get(row.indexId)?.push({ id: row.id, name: row.name });
@@ -95,10 +93,7 @@ export async function getIndex(db: Db, principal: Principal, id: string): Promis
 
 /** Every id must be a knowledge base of the caller's tenant; another tenant's reads as unknown. */
 async function assertOwnKnowledge(db: Db, principal: Principal, ids: string[]) {
-  const found = await db
-    .select({ id: knowledgeBases.id })
-    .from(knowledgeBases)
-    .where(and(eq(knowledgeBases.tenantId, principal.tenantId), inArray(knowledgeBases.id, ids)));
+  const found = await tenantKnowledgeBaseIds(db, principal.tenantId, ids);
   if (found.length !== new Set(ids).size) {
     throw badRequest(
       'A chosen knowledge base does not exist in your organisation.',
@@ -287,4 +282,17 @@ export async function deleteIndex(db: Db, actor: Actor, id: string): Promise<voi
     }
     throw error;
   }
+}
+
+/** An index's name as a correlated subquery, for a later module's statement that lists rows naming an index. */
+export const indexNameSql = (indexId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<string>`(select ${indexes.name} from ${indexes} where ${indexes.id} = ${indexId} and ${indexes.tenantId} = ${tenantId})`;
+
+/** The ids of the knowledge bases index `indexId` of the tenant covers (none for another tenant's). */
+export async function indexKnowledgeBaseIds(db: Db, tenantId: string, indexId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: indexKnowledgeBases.knowledgeBaseId })
+    .from(indexKnowledgeBases)
+    .where(and(eq(indexKnowledgeBases.tenantId, tenantId), eq(indexKnowledgeBases.indexId, indexId)));
+  return rows.map((row) => row.id);
 }

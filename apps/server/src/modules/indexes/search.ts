@@ -1,14 +1,7 @@
 import { RRF_K } from '@omnibot/contracts';
-import { and, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  indexKnowledgeBases,
-  indexes,
-  knowledgeQa,
-  knowledgeSources,
-  models,
-  type IndexRow,
-} from '../../db/schema';
+import { indexKnowledgeBases, indexes, type IndexRow } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
 import { keywordRankingSql, MAX_TOP_K } from '../knowledge/retrieval/bm25';
 import {
@@ -17,7 +10,9 @@ import {
   type KeywordHit,
   type KeywordSourceHit,
 } from '../knowledge/retrieval/retrieval';
+import { modelById } from '../models/models.service';
 import { modelFromRow } from '../models/providers';
+import { holdsQaSql, sourceLinksOf } from '../knowledge/knowledge.service';
 import { searchVector, type VectorStrategy } from './vectors';
 import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 
@@ -118,6 +113,13 @@ export async function loadIndex(db: Db, tenantId: string, indexId: string): Prom
 }
 
 /**
+ * The join that loads index `indexId` of tenant `tenantId` beside a later module's row (`.leftJoin(...indexJoin())`),
+ * so searchedIndexColumns and loadedIndexColumns can be read in the same statement.
+ */
+export const indexJoin = (tenantId: SQLWrapper | Placeholder, indexId: SQLWrapper) =>
+  [indexes, and(eq(indexes.tenantId, tenantId), eq(indexes.id, indexId))] as const;
+
+/**
  * What loadIndex reads beside the index row, as columns of any select that includes `indexes` (a join that
  * loads the index with another row in one statement); every subquery is filtered by the tenant.
  */
@@ -127,8 +129,7 @@ export function loadedIndexColumns(tenantId: string | Placeholder) {
   return {
     knowledgeBaseIds: sql<string[]>`coalesce((select array_agg(l.knowledge_base_id::text order by l.position)
         from ${indexKnowledgeBases} l where l.tenant_id = ${tenantId} and l.index_id = ${indexes.id}), '{}'::text[])`,
-    hasQa: sql<boolean>`exists (select 1 from ${knowledgeQa} a
-        where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${links}))`,
+    hasQa: holdsQaSql(tenantId, links),
   };
 }
 
@@ -177,16 +178,7 @@ const indexHitOf = (hit: KeywordSourceHit): IndexHit => ({
 async function withSources(db: Db, tenantId: string, hits: KeywordHit[]): Promise<IndexHit[]> {
   const sourceIds = [...new Set(hits.map((hit) => hit.sourceId))];
   if (sourceIds.length === 0) return [];
-  const sources = await db
-    .select({
-      id: knowledgeSources.id,
-      type: knowledgeSources.type,
-      title: knowledgeSources.title,
-      url: knowledgeSources.url,
-      path: knowledgeSources.path,
-    })
-    .from(knowledgeSources)
-    .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, sourceIds)));
+  const sources = await sourceLinksOf(db, tenantId, sourceIds);
   const byId = new Map(sources.map((source) => [source.id, source]));
   return hits.flatMap((hit) => {
     const source = byId.get(hit.sourceId);
@@ -232,7 +224,7 @@ function fuseByRank(lists: readonly KeywordHit[][], topK: number): KeywordHit[] 
 /** The query's embedding with the index's model, or null when it cannot be had (retrieval falls back to keyword). */
 async function embedQuery(db: Db, deps: VectorSearchDeps, modelId: string, query: string) {
   try {
-    const [row] = await db.select().from(models).where(eq(models.id, modelId));
+    const row = await modelById(db, modelId);
     if (!row) return null;
     const model = modelFromRow(row, deps.secretBox, {
       timeoutMs: deps.timeoutMs ?? QUERY_EMBED_TIMEOUT_MS,

@@ -147,6 +147,22 @@ export async function integrationKindOf(
   return row ?? null;
 }
 
+/** The tenant's chatbot-engine integration `id` (settings still sealed), or null when the tenant has none such. */
+export async function chatbotIntegrationOf(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<IntegrationRow | null> {
+  const [row] = await db
+    .select()
+    .from(integrations)
+    .where(
+      and(eq(integrations.tenantId, tenantId), eq(integrations.id, id), eq(integrations.kind, 'chatbot')),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 async function ownedRow(db: Db, tenantId: string, id: string): Promise<IntegrationRow> {
   const [row] = await db
     .select()

@@ -8,13 +8,25 @@ import type {
   UpdateKnowledgeBodySchema,
 } from '@omnibot/contracts';
 import { nextSyncAt } from '@omnibot/contracts';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import {
   type KnowledgeBaseRow,
   knowledgeBases,
   knowledgeChunks,
+  knowledgeQa,
   type KnowledgeSourceRow,
   knowledgeSources,
 } from '../../db/schema';
@@ -464,4 +476,99 @@ export async function listChunks(
     .limit(query.page_size)
     .offset((query.page - 1) * query.page_size);
   return { rows, total: total?.n ?? 0 };
+}
+
+/** Which of `ids` are knowledge bases of the tenant. */
+export async function tenantKnowledgeBaseIds(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.tenantId, tenantId), inArray(knowledgeBases.id, ids)));
+  return rows.map((row) => row.id);
+}
+
+/** A knowledge base's name as a correlated subquery, for a later module's statement that lists rows naming one. */
+export const knowledgeBaseNameSql = (knowledgeBaseId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<string>`(select ${knowledgeBases.name} from ${knowledgeBases}
+    where ${knowledgeBases.id} = ${knowledgeBaseId} and ${knowledgeBases.tenantId} = ${tenantId})`;
+
+/** Whether the tenant's knowledge bases `knowledgeBaseIds` (a subquery) hold any curated Q&A pair, as a column. */
+export const holdsQaSql = (tenantId: SQLWrapper | Placeholder | string, knowledgeBaseIds: SQL) =>
+  sql<boolean>`exists (select 1 from ${knowledgeQa} a
+        where a.tenant_id = ${tenantId} and a.knowledge_base_id in (${knowledgeBaseIds}))`;
+
+/** Title and link of some of the tenant's sources (those it has), for the hits that cite them. */
+export async function sourceLinksOf(db: Db, tenantId: string, sourceIds: string[]) {
+  if (sourceIds.length === 0) return [];
+  return db
+    .select({
+      id: knowledgeSources.id,
+      type: knowledgeSources.type,
+      title: knowledgeSources.title,
+      url: knowledgeSources.url,
+      path: knowledgeSources.path,
+    })
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.tenantId, tenantId), inArray(knowledgeSources.id, sourceIds)));
+}
+
+/** Whether source `id` is one of the tenant's. */
+export async function tenantHasSource(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: knowledgeSources.id })
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.tenantId, tenantId), eq(knowledgeSources.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The tenant's chunks among `ids` (text, heading path, page) and its Q&A pairs among them, for an answer's trace. */
+export async function passagesOf(db: Db, tenantId: string, ids: string[]) {
+  const [chunks, pairs] = await Promise.all([
+    db
+      .select({
+        id: knowledgeChunks.id,
+        text: knowledgeChunks.text,
+        headingPath: knowledgeChunks.headingPath,
+        page: knowledgeChunks.page,
+      })
+      .from(knowledgeChunks)
+      .where(and(eq(knowledgeChunks.tenantId, tenantId), inArray(knowledgeChunks.id, ids))),
+    db
+      .select({ id: knowledgeQa.id, question: knowledgeQa.question, answer: knowledgeQa.answer })
+      .from(knowledgeQa)
+      .where(and(eq(knowledgeQa.tenantId, tenantId), inArray(knowledgeQa.id, ids))),
+  ]);
+  return { chunks, pairs };
+}
+
+/** The sources of the tenant's knowledge bases among `knowledgeBaseIds`, by knowledge base name, then title. */
+export async function sourcesOfKnowledgeBases(
+  db: Db,
+  tenantId: string,
+  knowledgeBaseIds: string[],
+  limit: number,
+) {
+  if (knowledgeBaseIds.length === 0) return [];
+  return db
+    .select({
+      id: knowledgeSources.id,
+      title: knowledgeSources.title,
+      url: knowledgeSources.url,
+      type: knowledgeSources.type,
+      knowledgeId: knowledgeBases.id,
+      knowledgeName: knowledgeBases.name,
+    })
+    .from(knowledgeBases)
+    .innerJoin(
+      knowledgeSources,
+      and(
+        eq(knowledgeSources.tenantId, knowledgeBases.tenantId),
+        eq(knowledgeSources.knowledgeBaseId, knowledgeBases.id),
+      ),
+    )
+    .where(and(eq(knowledgeBases.tenantId, tenantId), inArray(knowledgeBases.id, knowledgeBaseIds)))
+    .orderBy(asc(knowledgeBases.name), asc(knowledgeSources.title), asc(knowledgeSources.id))
+    .limit(limit);
 }

@@ -2,13 +2,13 @@ import type { InboxConversation, InboxSummary, InboxTranscript, MessageRole } fr
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  bots,
   type ConversationRow,
   conversationMessages,
   conversations,
   liveProviderSessions,
 } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { botNameSql, tenantHandsOverToInbox } from '../bots/bots.service';
 import { latestSummaryOf } from '../case-summaries/case-summaries.service';
 import { liveMessage } from './handover.service';
 
@@ -29,6 +29,8 @@ const lastMessageSql = sql<{ role: string; text: string; at: string } | null>`(
 export const notWithContactCentre = sql`not exists (
   select 1 from ${liveProviderSessions} p where p.conversation_id = ${conversations.id}
 )`;
+
+const botNameOfConversation = botNameSql(conversations.botId, conversations.tenantId);
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -56,9 +58,8 @@ function present(
 /** The tenant's conversations that wait for a person (longest waiting first), then those a person answers. */
 export async function listInbox(db: Db, tenantId: string): Promise<InboxConversation[]> {
   const rows = await db
-    .select({ row: conversations, botName: bots.name, last: lastMessageSql })
+    .select({ row: conversations, botName: botNameOfConversation, last: lastMessageSql })
     .from(conversations)
-    .innerJoin(bots, eq(bots.id, conversations.botId))
     .where(
       and(
         eq(conversations.tenantId, tenantId),
@@ -74,9 +75,8 @@ export async function listInbox(db: Db, tenantId: string): Promise<InboxConversa
 /** One conversation of the tenant as the inbox lists it; 404 for another tenant's or an unknown one. */
 export async function inboxConversation(db: Db, tenantId: string, id: string): Promise<InboxConversation> {
   const [found] = await db
-    .select({ row: conversations, botName: bots.name, last: lastMessageSql })
+    .select({ row: conversations, botName: botNameOfConversation, last: lastMessageSql })
     .from(conversations)
-    .innerJoin(bots, eq(bots.id, conversations.botId))
     .where(and(eq(conversations.tenantId, tenantId), eq(conversations.id, id)))
     .limit(1);
   if (!found) throw notFound(CONVERSATION_NOT_FOUND);
@@ -114,16 +114,6 @@ export async function inboxSummary(db: Db, tenantId: string, userId: string | nu
         notWithContactCentre,
       ),
     );
-  const [liveBot] = await db
-    .select({ id: bots.id })
-    .from(bots)
-    .where(
-      and(
-        eq(bots.tenantId, tenantId),
-        sql`(${bots.config} -> 'engines' ->> 'enableliveagent')::boolean is true`,
-        sql`${bots.config} -> 'engines' ->> 'liveagent' = 'inbox'`,
-      ),
-    )
-    .limit(1);
-  return { live_agents: liveBot !== undefined, queued: counts?.queued ?? 0, mine: counts?.mine ?? 0 };
+  const liveAgents = await tenantHandsOverToInbox(db, tenantId);
+  return { live_agents: liveAgents, queued: counts?.queued ?? 0, mine: counts?.mine ?? 0 };
 }

@@ -5,16 +5,17 @@ import {
   type ModelTestResult,
   type UpdateModelBodySchema,
 } from '@omnibot/contracts';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { rowsOf, type Db } from '../../db/client';
-import { models, modelShares, type ModelRow, tenants } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { models, modelShares, type ModelRow } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
 import { assertSecretStaysWithEndpoint } from '../../lib/secret-endpoint';
 import { actorId, type Principal } from '../../lib/principal';
 import { modelFromRow, ProviderError } from './providers';
+import { idsInSubtree, selfAndAncestorIdsSql } from '../tenancy/tenant-access';
 import { type GuardedWebFetch, refusalReasonFor } from '../../lib/guarded-http/guarded-fetch';
 
 export interface ModelsDeps {
@@ -62,21 +63,7 @@ async function sharesOf(db: Db, ids: string[]): Promise<Map<string, string[]>> {
 /** Listed tenants must exist inside the owner's subtree; otherwise 400 naming the first one that does not. */
 async function assertShareable(db: Db, ownerTenantId: string, tenantIds: string[]) {
   if (tenantIds.length === 0) return;
-  const reachable = rowsOf<{ tenant_id: string }>(
-    await db.execute(sql`
-      with recursive tree as (
-        select tenant_id, 0 as depth from ${tenants} where tenant_id = ${ownerTenantId}
-        union all
-        select t.tenant_id, tree.depth + 1 from ${tenants} t
-          join tree on t.parent_tenant_id = tree.tenant_id where tree.depth < 32
-      )
-      select tenant_id from tree
-      where tenant_id in (${sql.join(
-        tenantIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})`),
-  );
-  const found = new Set(reachable.map((row) => row.tenant_id));
+  const found = await idsInSubtree(db, ownerTenantId, tenantIds);
   const missing = tenantIds.find((id) => !found.has(id));
   if (missing !== undefined) {
     throw badRequest(`Unknown organisation to share with: ${missing}.`, 'model/unknown-tenant');
@@ -301,14 +288,7 @@ export async function modelsOfferedTo(
   self: string,
   kind: ModelKind | undefined,
 ): Promise<ModelRow[]> {
-  const ancestors = sql`
-    with recursive chain as (
-      select tenant_id, parent_tenant_id, 0 as depth from ${tenants} where tenant_id = ${self}
-      union all
-      select t.tenant_id, t.parent_tenant_id, chain.depth + 1 from ${tenants} t
-        join chain on t.tenant_id = chain.parent_tenant_id where chain.depth < 32
-    )
-    select tenant_id from chain`;
+  const ancestors = selfAndAncestorIdsSql(self);
   return db
     .select()
     .from(models)
@@ -321,4 +301,17 @@ export async function modelsOfferedTo(
       ),
     )
     .orderBy(asc(models.name), asc(models.id));
+}
+
+/**
+ * A model's name as a correlated subquery, for a later module's statement that lists its rows with the model they
+ * use; matched by id alone because the model may be shared down from an ancestor tenant. Null for none.
+ */
+export const modelNameSql = (modelId: SQLWrapper) =>
+  sql<string | null>`(select ${models.name} from ${models} where ${models.id} = ${modelId})`;
+
+/** Model `id` by id alone (an index's or a RAG's model may be shared down from an ancestor tenant); null if gone. */
+export async function modelById(db: Db, id: string): Promise<ModelRow | null> {
+  const [row] = await db.select().from(models).where(eq(models.id, id));
+  return row ?? null;
 }

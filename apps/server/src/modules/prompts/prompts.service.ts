@@ -9,10 +9,10 @@ import {
   renderPrompt,
   type UpdatePromptBodySchema,
 } from '@omnibot/contracts';
-import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { type PromptRow, prompts, type PromptVersionRow, promptVersions, rags } from '../../db/schema';
+import { type PromptRow, prompts, type PromptVersionRow, promptVersions } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
@@ -197,20 +197,16 @@ export async function updatePrompt(
 
 const inUse = () => conflict('RAGs use this prompt; point them at another prompt first.', 'prompt/in-use');
 
-/** A prompt that a RAG uses is refused with 409 prompt/in-use; the RAG must be pointed elsewhere first. */
+/**
+ * A prompt that a RAG uses is refused with 409 prompt/in-use (the RAG's foreign key restricts the delete, and the
+ * transaction leaves the prompt and the audit log as they were); the RAG must be pointed elsewhere first.
+ */
 export async function deletePrompt(db: Db, actor: Actor, id: string): Promise<void> {
   const { principal } = actor;
   await ownedRow(db, principal, id);
-  const [user] = await db
-    .select({ id: rags.id })
-    .from(rags)
-    .where(and(eq(rags.tenantId, principal.tenantId), eq(rags.promptId, id)))
-    .limit(1);
-  if (user) throw inUse();
   try {
     await deleteUnused(db, actor, id);
   } catch (error) {
-    // A RAG took the prompt between the check and the delete.
     if (isForeignKeyViolation(error)) throw inUse();
     throw error;
   }
@@ -278,3 +274,42 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
     variables: promptVariables(input.template).variables,
   };
 }
+
+/** Whether prompt `id` is one of the tenant's. */
+export async function tenantHasPrompt(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: prompts.id })
+    .from(prompts)
+    .where(and(eq(prompts.tenantId, tenantId), eq(prompts.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The template of a prompt at its current version, read with the tenant filter; null without one. */
+export async function promptTemplate(
+  db: Db,
+  tenantId: string,
+  promptId: string | null,
+): Promise<string | null> {
+  if (promptId === null) return null;
+  const [row] = await db
+    .select({ template: promptVersions.template })
+    .from(prompts)
+    .innerJoin(
+      promptVersions,
+      and(
+        eq(promptVersions.tenantId, prompts.tenantId),
+        eq(promptVersions.promptId, prompts.id),
+        eq(promptVersions.version, prompts.currentVersion),
+      ),
+    )
+    .where(and(eq(prompts.tenantId, tenantId), eq(prompts.id, promptId)))
+    .limit(1);
+  return row?.template ?? null;
+}
+
+/** A prompt's name as a correlated subquery, for a later module's statement that lists rows naming a prompt. */
+export const promptNameSql = (promptId: SQLWrapper, tenantId: SQLWrapper) =>
+  sql<
+    string | null
+  >`(select ${prompts.name} from ${prompts} where ${prompts.id} = ${promptId} and ${prompts.tenantId} = ${tenantId})`;

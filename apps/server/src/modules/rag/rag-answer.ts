@@ -7,18 +7,9 @@ import {
   type HistoryTurn,
   renderPrompt,
 } from '@omnibot/contracts';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import {
-  type ModelRow,
-  promptVersions,
-  prompts,
-  ragAnswers,
-  type RagAnswerChunk,
-  type RagRow,
-  rags,
-} from '../../db/schema';
+import { type ModelRow, ragAnswers, type RagAnswerChunk, type RagRow, rags } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { AnswerRecorder } from './answer-recorder';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box';
@@ -46,6 +37,7 @@ import {
 } from './answer';
 import type { SourceLinks } from '../../storage/source-links';
 import type { GuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
+import { promptTemplate } from '../prompts/prompts.service';
 
 export interface AnswerDeps {
   db: Db;
@@ -202,28 +194,8 @@ function qaAnswer(match: QaMatch): Made {
   };
 }
 
-/** The template of the RAG's prompt at its current version, read with the tenant filter; null without one. */
-export async function promptTemplate(
-  db: Db,
-  tenantId: string,
-  promptId: string | null,
-): Promise<string | null> {
-  if (promptId === null) return null;
-  const [row] = await db
-    .select({ template: promptVersions.template })
-    .from(prompts)
-    .innerJoin(
-      promptVersions,
-      and(
-        eq(promptVersions.tenantId, prompts.tenantId),
-        eq(promptVersions.promptId, prompts.id),
-        eq(promptVersions.version, prompts.currentVersion),
-      ),
-    )
-    .where(and(eq(prompts.tenantId, tenantId), eq(prompts.id, promptId)))
-    .limit(1);
-  return row?.template ?? null;
-}
+// The bots' engine reads a prompt's template from here as the RAG does.
+export { promptTemplate };
 
 /** The RAG's chat model while it is still offered to the tenant, or why it cannot be used. */
 export async function chatModelOf(

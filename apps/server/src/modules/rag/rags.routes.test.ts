@@ -6,7 +6,7 @@ import { prompts, ragAnswers, rags } from '../../db/schema';
 import { type Caller, createTestApp, injectAs, tablesFingerprint, type TestApp } from '../../test/app';
 import { makeOmniragTenants } from '../accounts/accounts.fixtures';
 import { basicCredential } from '../files/files.test-support';
-import { addKnowledgeBase, addTenant } from '../knowledge/retrieval/test-helpers';
+import { addKnowledgeBase, addTenant } from '../knowledge/retrieval/retrieval.test-support';
 import { createAnswerRecorder } from './answer-recorder';
 import { makeChatModel, makeIndex, makeKnowledge, makePrompt } from './rags.test-support';
 

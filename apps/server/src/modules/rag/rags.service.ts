@@ -2,12 +2,13 @@ import type { CreateRagBodySchema, RagListQuery, UpdateRagBodySchema } from '@om
 import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, preparedQuery } from '../../db/client';
-import { indexes, models, prompts, type RagRow, rags } from '../../db/schema';
+import { type RagRow, ragAnswers, rags } from '../../db/schema';
 import { type Actor, writeAudit } from '../../lib/audit';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { isForeignKeyViolation, refuseUniqueViolation } from '../../lib/unique-violation';
 import { actorId, type Principal } from '../../lib/principal';
 import {
+  indexJoin,
   indexKeywordHitsColumn,
   type LoadedIndex,
   loadedIndexColumns,
@@ -15,7 +16,9 @@ import {
   searchedIndexColumns,
 } from '../indexes/search';
 import { storableText } from '../knowledge/retrieval/safe-text';
-import { modelsOfferedTo } from '../models/models.service';
+import { modelNameSql, modelsOfferedTo } from '../models/models.service';
+import { indexNameSql } from '../indexes/indexes.service';
+import { promptNameSql, tenantHasPrompt } from '../prompts/prompts.service';
 import { type AnsweredRag, answeredRagColumns } from './rag-answer';
 
 const RAG_NOT_FOUND = 'RAG not found';
@@ -69,14 +72,11 @@ async function selectRags(
   const query = db
     .select({
       row: rags,
-      indexName: indexes.name,
-      promptName: prompts.name,
-      modelName: models.name,
+      indexName: indexNameSql(rags.indexId, rags.tenantId),
+      promptName: promptNameSql(rags.promptId, rags.tenantId),
+      modelName: modelNameSql(rags.modelId),
     })
     .from(rags)
-    .innerJoin(indexes, and(eq(indexes.tenantId, rags.tenantId), eq(indexes.id, rags.indexId)))
-    .leftJoin(prompts, and(eq(prompts.tenantId, rags.tenantId), eq(prompts.id, rags.promptId)))
-    .leftJoin(models, eq(models.id, rags.modelId))
     .where(where)
     .orderBy(asc(rags.name), asc(rags.id));
   return page ? query.limit(page.limit).offset(page.offset) : query;
@@ -139,7 +139,7 @@ export async function loadRagForAnswer(
         keywordHits: indexKeywordHitsColumn(tenant, sql.placeholder('query')),
       })
       .from(rags)
-      .leftJoin(indexes, and(eq(indexes.tenantId, tenant), eq(indexes.id, rags.indexId)))
+      .leftJoin(...indexJoin(tenant, rags.indexId))
       .where(and(eq(rags.tenantId, tenant), eq(rags.id, sql.placeholder('id'))))
       .limit(1)
       .prepare(name);
@@ -181,12 +181,7 @@ async function assertReferences(
     if (!(await loadIndex(db, principal.tenantId, input.index_id))) throw unknownIndex();
   }
   if (input.prompt_id !== undefined && input.prompt_id !== null) {
-    const [prompt] = await db
-      .select({ id: prompts.id })
-      .from(prompts)
-      .where(and(eq(prompts.tenantId, principal.tenantId), eq(prompts.id, input.prompt_id)))
-      .limit(1);
-    if (!prompt) throw unknownPrompt();
+    if (!(await tenantHasPrompt(db, principal.tenantId, input.prompt_id))) throw unknownPrompt();
   }
   if (input.model_id !== undefined && input.model_id !== null) {
     const offered = await modelsOfferedTo(db, principal.tenantId, 'chat');
@@ -277,4 +272,40 @@ export async function deleteRag(db: Db, actor: Actor, id: string): Promise<void>
       details: { name: row.name },
     });
   });
+}
+
+/** Whether RAG `id` is one of the tenant's. */
+export async function tenantHasRag(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: rags.id })
+    .from(rags)
+    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A stored answer of the tenant: the chunks it used and how it was made; null when the tenant has none such. */
+export async function storedRagAnswerOf(db: Db, tenantId: string, id: string) {
+  const [row] = await db
+    .select({
+      chunks: ragAnswers.chunks,
+      kind: ragAnswers.kind,
+      retrieveMs: ragAnswers.retrieveMs,
+      generateMs: ragAnswers.generateMs,
+      totalMs: ragAnswers.totalMs,
+    })
+    .from(ragAnswers)
+    .where(and(eq(ragAnswers.tenantId, tenantId), eq(ragAnswers.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The index RAG `id` of the tenant searches; null when the tenant has no such RAG. */
+export async function ragIndexIdOf(db: Db, tenantId: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ indexId: rags.indexId })
+    .from(rags)
+    .where(and(eq(rags.tenantId, tenantId), eq(rags.id, id)))
+    .limit(1);
+  return row?.indexId ?? null;
 }

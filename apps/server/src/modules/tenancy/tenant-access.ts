@@ -32,6 +32,34 @@ export async function descendantIds(db: Db, tenantId: string): Promise<string[]>
   return rowsOf<{ tenant_id: string }>(result).map((row) => row.tenant_id);
 }
 
+/** The ids of tenant `tenantId` and its ancestors, as a subquery (`x in (...)`) for another module's statement. */
+export const selfAndAncestorIdsSql = (tenantId: string) => sql`
+    with recursive chain as (
+      select tenant_id, parent_tenant_id, 0 as depth from ${tenants} where tenant_id = ${tenantId}
+      union all
+      select t.tenant_id, t.parent_tenant_id, chain.depth + 1 from ${tenants} t
+        join chain on t.tenant_id = chain.parent_tenant_id where chain.depth < 32
+    )
+    select tenant_id from chain`;
+
+/** Which of `tenantIds` are tenant `tenantId` or one of its descendants. */
+export async function idsInSubtree(db: Db, tenantId: string, tenantIds: string[]): Promise<Set<string>> {
+  if (tenantIds.length === 0) return new Set();
+  const result = await db.execute(sql`
+    with recursive tree as (
+      select tenant_id, 0 as depth from ${tenants} where tenant_id = ${tenantId}
+      union all
+      select t.tenant_id, tree.depth + 1 from ${tenants} t
+        join tree on t.parent_tenant_id = tree.tenant_id where tree.depth < 32
+    )
+    select tenant_id from tree
+    where tenant_id in (${sql.join(
+      tenantIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return new Set(rowsOf<{ tenant_id: string }>(result).map((row) => row.tenant_id));
+}
+
 /** Administrators, masters and API credentials may change things; users and agents only read. */
 export const canManage = (principal: Principal) =>
   principal.role === 'master' || principal.role === 'administrator';

@@ -1,13 +1,10 @@
 import { WIDGET_ERRORS, type WidgetConfig } from '@omnibot/contracts';
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { bots } from '../../db/schema';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hitCounter } from '../../lib/rate-limit-store';
-import { type BotSecrets, servableBot, type StoredBot } from '../bots/bots.service';
-import { tenantUsableSql } from '../tenancy/tenant-usable';
+import { type BotSecrets, originListedBySomeBot, servableBot, type StoredBot } from '../bots/bots.service';
 import { type ConversationTokens, createConversationTokens } from './conversation-token';
 import { conversationOf } from './visitor.service';
 
@@ -101,19 +98,7 @@ export function createWidgetAccess(deps: {
   const isOwn = (request: FastifyRequest, origin: string) =>
     origin === publicOrigin || origin === originOf(`${request.protocol}://${request.host}`);
 
-  async function listedBySomeBot(origin: string): Promise<boolean> {
-    const rows = await db
-      .select({ usable: tenantUsableSql(bots.tenantId) })
-      .from(bots)
-      .where(
-        and(
-          eq(bots.enabled, true),
-          sql`${bots.config} -> 'install' -> 'allowedOrigins' @> ${JSON.stringify([origin])}::jsonb`,
-        ),
-      )
-      .limit(20);
-    return rows.some((row) => row.usable === true);
-  }
+  const listedBySomeBot = (origin: string) => originListedBySomeBot(db, origin);
 
   async function limit(bucket: string, key: string, max: number) {
     let hit;

@@ -8,7 +8,7 @@ import { openTestDatabase } from '../../../test/app';
 import { searchKeyword } from './bm25';
 import { deleteSourceChunks, indexChunks } from './index-store';
 import { textSearchConfigFor } from './text-search-config';
-import { addKnowledgeBase, addSource, addTenant, chunkOf, statsOf } from './test-helpers';
+import { addKnowledgeBase, addSource, addTenant, chunkOf, statsOf } from './retrieval.test-support';
 
 const DOCUMENTS = [
   'Refunds are issued within five working days after the returned goods arrive at our warehouse.',

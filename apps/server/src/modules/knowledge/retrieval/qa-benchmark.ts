@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client';
 import { bm25Frequency, bm25Idf, bm25Term, searchKeyword } from './bm25';
 import { indexChunks } from './index-store';
-import { addKnowledgeBase, addSource, addTenant, chunkOf } from './test-helpers';
+import { addKnowledgeBase, addSource, addTenant, chunkOf } from './retrieval.test-support';
 
 // Question-answering benchmark support, shared by qa-benchmark.test.ts and bench/qa.mjs: a public question set
 // indexed through indexChunks, each question asked through searchKeyword and through textbook BM25 computed in

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/client';
 import { openTestDatabase } from '../../../test/app';
 import { deleteSourceChunks, indexQa } from './index-store';
 import { matchQa } from './qa-match';
-import { addKnowledgeBase, addSource, addTenant } from './test-helpers';
+import { addKnowledgeBase, addSource, addTenant } from './retrieval.test-support';
 
 const PAIRS = [
   { question: 'How do I reset my password?', answer: 'Choose Forgot password on the sign-in page.' },

@@ -5,7 +5,7 @@ import { rowsOf, type Database } from '../../../db/client';
 import { openTestDatabase } from '../../../test/app';
 import { bm25Frequency, bm25Idf, bm25Term, searchKeyword, type KeywordHit } from './bm25';
 import { indexChunks } from './index-store';
-import { addKnowledgeBase, addSource, addTenant, chunkOf } from './test-helpers';
+import { addKnowledgeBase, addSource, addTenant, chunkOf } from './retrieval.test-support';
 
 interface Fixture {
   paragraphs: Array<{ id: string; section: string[]; text: string }>;
