@@ -1,19 +1,10 @@
-import {
-  BotSchema,
-  ConnectSettingsSchema,
-  ConversationStatusSchema,
-  createSseParser,
-  IntentReplySchema,
-  LIVE_AGENT_ERRORS,
-  LiveMessageSchema,
-  presetPattern,
-} from '@omnibot/contracts';
+import { BotSchema, ConnectSettingsSchema, LIVE_AGENT_ERRORS, presetPattern } from '@omnibot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App, type AppDeps } from '../../app';
+import { buildApp, type AppDeps } from '../../app';
 import { loadAuthSecret } from '../../bootstrap';
 import { openDatabase } from '../../db/client';
-import { conversationMessages, conversations, liveProviderSessions } from '../../db/schema';
+import { liveProviderSessions } from '../../db/schema';
 import { createGuardedWebFetch } from '../../lib/guarded-http/guarded-fetch';
 import { createGuardedSocketOpener } from '../../lib/guarded-http/guarded-websocket';
 import { captureLogs, type Caller, createTestApp, injectAs, type TestApp } from '../../test/app';
@@ -27,6 +18,7 @@ import { makeOmniragTenants, makeSignedInUser } from '../accounts/accounts.fixtu
 import { createConnectProvider } from '../integrations/providers/connect';
 import { createConversationTokens } from '../widget/conversation-token';
 import type { ProviderResolver } from './provider-sessions';
+import { messagesOf, statusesOf, until, visitorSide } from './relay-journey.test-support';
 
 /*
  * Hand-over to Amazon Connect through the relay, against the real app (PGlite, or PostgreSQL with TEST_DATABASE_URL)
@@ -47,9 +39,6 @@ let t: TestApp;
 let base: string;
 let bot = '';
 let tokens: ReturnType<typeof createConversationTokens>;
-let address = 0;
-const nextAddress = () => `10.8.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
-type Body = Record<string, unknown>;
 
 const network = {
   fetch: createGuardedWebFetch({ allowAddresses: ['127.0.0.1'] }),
@@ -75,104 +64,13 @@ const providers: ProviderResolver = (_tenantId, integrationId) => {
 };
 const relayTimings = { leaseMs: 1500, pollMs: 100, resumeDelaysMs: [30, 60, 120, 240] };
 
-function visitorPost(app: App, url: string, payload: Body) {
-  return app.inject({
-    method: 'POST',
-    url,
-    remoteAddress: nextAddress(),
-    headers: { 'content-type': 'application/json', origin: SITE },
-    payload: JSON.stringify(payload),
-  });
-}
-
-async function ask(text: string, conversationToken?: string, app = t.app) {
-  const response = await visitorPost(app, '/v1/intent', {
-    botId: bot,
-    text,
-    ...(conversationToken === undefined ? {} : { conversationToken }),
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return IntentReplySchema.parse(response.json());
-}
-
-interface LiveEventRead {
-  id: string | null;
-  event: string;
-  data: unknown;
-}
-
-async function openLive(conversationToken: string, after?: string, url = base) {
-  const abort = new AbortController();
-  const response = await fetch(`${url}/v1/conversation/events`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', origin: SITE },
-    body: JSON.stringify({ botId: bot, conversationToken, ...(after === undefined ? {} : { after }) }),
-    signal: abort.signal,
-  });
-  expect(response.status).toBe(200);
-  const received: LiveEventRead[] = [];
-  const parser = createSseParser(({ event, data, id }) => {
-    received.push({ id, event, data: JSON.parse(data) as unknown });
-  });
-  const body = defined(response.body) as unknown as AsyncIterable<Uint8Array>;
-  const decoder = new TextDecoder();
-  const pump = (async () => {
-    try {
-      for await (const chunk of body) parser.push(decoder.decode(chunk, { stream: true }));
-    } catch {
-      // The test closed the stream.
-    }
-  })();
-  return {
-    received,
-    lastId: () => received.findLast((event) => event.id !== null)?.id ?? undefined,
-    async until(check: (events: LiveEventRead[]) => boolean, what: string, timeoutMs = 10_000) {
-      const started = Date.now();
-      while (!check(received)) {
-        if (Date.now() - started > timeoutMs) throw new Error(`no ${what} in ${JSON.stringify(received)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async close() {
-      abort.abort();
-      await pump;
-    },
-  };
-}
-
-const messagesOf = (events: LiveEventRead[]) =>
-  events.filter((event) => event.event === 'message').map((event) => LiveMessageSchema.parse(event.data));
-const statusesOf = (events: LiveEventRead[]) =>
-  events
-    .filter((event) => event.event === 'status')
-    .map((event) => ConversationStatusSchema.parse(event.data));
-
-async function until<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`waited in vain for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function conversationRow(id: string, db = t.database.db) {
-  const [row] = await db.select().from(conversations).where(eq(conversations.id, id));
-  return defined(row);
-}
-
-async function messagesIn(id: string, db = t.database.db) {
-  return db
-    .select()
-    .from(conversationMessages)
-    .where(eq(conversationMessages.conversationId, id))
-    .orderBy(conversationMessages.createdAt);
-}
+const { visitorPost, ask, openLive, conversationRow, messagesIn } = visitorSide({
+  site: SITE,
+  bot: () => bot,
+  app: () => t.app,
+  base: () => base,
+  db: () => t.database.db,
+});
 
 /** The fake's chat of a conversation (its ClientToken is the conversation id), once the relay started it. */
 const chatOf = (id: string) =>
