@@ -25,6 +25,9 @@ const PER_SIDE = 60;
 /** A stream is cut after a random time between these, then opened again from the last id it received. */
 const CUT_MIN_MS = 20;
 const CUT_MAX_MS = 250;
+/** A stream is also cut after this many messages (picked at random in the range on each connection). */
+const CUT_AFTER_MIN = 3;
+const CUT_AFTER_MAX = 12;
 const WAIT_MS = 20_000;
 
 let t: TestApp;
@@ -61,6 +64,8 @@ function cutAndResume(open: (after: number, signal: AbortSignal) => Promise<Resp
     const abort = new AbortController();
     current = abort;
     const cut = setTimeout(() => abort.abort(), CUT_MIN_MS + Math.random() * (CUT_MAX_MS - CUT_MIN_MS));
+    // Also cut after a few messages, so the streams are cut while messages flow however fast the server relays.
+    let untilCut = CUT_AFTER_MIN + Math.floor(Math.random() * (CUT_AFTER_MAX - CUT_AFTER_MIN + 1));
     let response: Response;
     try {
       response = await open(lastId, abort.signal);
@@ -83,6 +88,8 @@ function cutAndResume(open: (after: number, signal: AbortSignal) => Promise<Resp
       const parsed = JSON.parse(data) as { message?: unknown };
       const message = LiveMessageSchema.parse(parsed.message ?? parsed);
       messages.push({ id: Number(id), text: message.text });
+      untilCut -= 1;
+      if (untilCut === 0) abort.abort();
     });
     const decoder = new TextDecoder();
     try {
