@@ -6,7 +6,7 @@ import { createBedrockRuntime } from '../../integrations/providers/bedrock-runti
 import { type AnswerDeps, answer } from '../../rag/rag-answer';
 import { loadRagForAnswer } from '../../rag/rags.service';
 import { tenantHoldsFeature } from '../../tenancy/tenant-features';
-import { answerWithChat, type BotEngine, fallbackReply, reply } from '../bot-engine';
+import { answerWithChat, type BotEngine, fallbackReply, reply } from '../bot-reply';
 
 /**
  * Answers with a model on Amazon Bedrock (Converse, or ConverseStream when the widget streams). With a RAG the bot's

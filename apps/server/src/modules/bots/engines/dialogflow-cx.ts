@@ -16,7 +16,7 @@ import {
   sessionIdOf,
 } from '../../integrations/providers/dialogflow-cx';
 import type { AnswerDeps } from '../../rag/rag-answer';
-import type { BotReply, BotRequest, BotTrace } from '../bot-engine';
+import type { BotReply, BotRequest, BotTrace } from '../bot-reply';
 
 /** What the Dialogflow engine hands back to the engine chooser: a reply, or the failure to answer with the fallback. */
 export type DialogflowOutcome = { reply: BotReply } | { failure: NonNullable<BotTrace['error']> };

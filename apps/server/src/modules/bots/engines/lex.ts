@@ -9,7 +9,7 @@ import { cachedAwsRuntime } from '../../integrations/providers/aws-engine-cache'
 import { createLexRuntime, type LexMessage, type LexTurn } from '../../integrations/providers/lex-runtime';
 import { ProviderError } from '../../models/providers';
 import type { AnswerDeps } from '../../rag/rag-answer';
-import { type BotEngine, type BotReply, type BotRequest, fallbackReply } from '../bot-engine';
+import { type BotEngine, type BotReply, type BotRequest, fallbackReply } from '../bot-reply';
 
 /** Lex's own name for the intent it chooses when it understood nothing. */
 const LEX_NO_MATCH_INTENT = 'FallbackIntent';
